@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs, idempotently, everything the build and the tests need on a fresh machine.
+# Usage: scripts/setup.sh [rust|wasm|npm|browser|all]...   (default: all)
+# Each step checks first and does nothing when its tool is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+# The wasm-bindgen version pinned in Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
+pinned_bindgen() {
+  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1
+}
+
+step_rust() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+step_wasm() {
+  step_rust
+  if ! command -v wasm-pack >/dev/null 2>&1; then
+    log "installing wasm-pack (about 3 minutes)"
+    cargo install wasm-pack --locked || cargo install wasm-pack
+  fi
+  local want have
+  want=$(pinned_bindgen)
+  [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in Cargo.toml"; exit 1; }
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "$want" ]; then
+    log "installing wasm-bindgen-cli $want (about 4 minutes; found '${have:-none}')"
+    # --locked fails for some releases (a locked dependency is gone from the registry).
+    cargo install wasm-bindgen-cli --version "$want" --force
+  fi
+}
+
+step_npm() {
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "installing npm packages from package-lock.json"
+    npm ci --no-audit --no-fund
+  fi
+}
+
+step_browser() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    log "installing Debian's chromium and chromium-driver"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  fi
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(all)
+for s in "${steps[@]}"; do
+  case "$s" in
+    rust) step_rust ;;
+    wasm) step_wasm ;;
+    npm) step_npm ;;
+    browser) step_browser ;;
+    all) step_wasm; step_npm; step_browser ;;
+    *) log "unknown step '$s' (rust|wasm|npm|browser|all)"; exit 2 ;;
+  esac
+done

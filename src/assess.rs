@@ -1,0 +1,220 @@
+//! Assessment: per-claim states and the overall status, with the reference's
+//! precedence, and the list of issues. Existence (the quote is at that range of that
+//! revision) and support (a reviewer's verdict) are checked separately.
+
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::contract::{Citation, Report, Scope};
+use crate::digest::report_digest;
+use crate::error::{ReviewErrorKind, StoreError};
+use crate::review::{Review, Verdict};
+use crate::store::{EvidenceStore, Snapshot};
+
+/// The state of one claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimState {
+    /// A citation failed its check.
+    Invalid,
+    /// No citations, or a reviewer found them insufficient.
+    Insufficient,
+    /// The report lists the claim in a conflict.
+    Disputed,
+    /// Citations hold; no reviewer has looked yet.
+    PendingReview,
+    /// A reviewer found the citations support the claim.
+    Supported,
+    /// A reviewer found the citations contradict the claim.
+    Contradicted,
+}
+
+impl ClaimState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Invalid => "invalid",
+            Self::Insufficient => "insufficient",
+            Self::Disputed => "disputed",
+            Self::PendingReview => "pending_review",
+            Self::Supported => "supported",
+            Self::Contradicted => "contradicted",
+        }
+    }
+}
+
+impl From<Verdict> for ClaimState {
+    fn from(v: Verdict) -> Self {
+        match v {
+            Verdict::Supported => Self::Supported,
+            Verdict::Insufficient => Self::Insufficient,
+            Verdict::Contradicted => Self::Contradicted,
+        }
+    }
+}
+
+/// The overall status of a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Some citation is invalid; the report is never exported.
+    Invalid,
+    /// Gaps, or a claim that is insufficient, contradicted or disputed.
+    Partial,
+    /// Every citation holds, some claim waits for review.
+    NeedsReview,
+    /// Every claim is reviewed as supported and nothing is missing: still a candidate,
+    /// not a proof.
+    ReviewedCandidate,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Invalid => "invalid",
+            Self::Partial => "partial",
+            Self::NeedsReview => "needs_review",
+            Self::ReviewedCandidate => "reviewed_candidate",
+        }
+    }
+}
+
+/// One problem found while assessing: a citation that failed its check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    pub claim_id: String,
+    pub citation_id: String,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The result of assessing a report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assessment {
+    pub status: Status,
+    pub report_digest: String,
+    /// Every claim's state, in the report's order.
+    pub claims: Vec<(String, ClaimState)>,
+    pub issues: Vec<Issue>,
+}
+
+impl Assessment {
+    pub fn state(&self, claim_id: &str) -> Option<ClaimState> {
+        self.claims.iter().find(|(id, _)| id == claim_id).map(|(_, s)| *s)
+    }
+}
+
+struct ClaimStates<'a>(&'a [(String, ClaimState)]);
+
+impl Serialize for ClaimStates<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (id, state) in self.0 {
+            m.serialize_entry(id, state)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for Assessment {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Assessment", 4)?;
+        st.serialize_field("status", &self.status)?;
+        st.serialize_field("report_digest", &self.report_digest)?;
+        st.serialize_field("claims", &ClaimStates(&self.claims))?;
+        st.serialize_field("issues", &self.issues)?;
+        st.end()
+    }
+}
+
+/// An assessment with what rendering needs: the valid citations in first-seen order
+/// with their snapshots, and the reviews by claim.
+pub struct Checked<'r> {
+    pub assessment: Assessment,
+    pub citations: Vec<(&'r Citation, Arc<Snapshot>)>,
+    pub reviews: HashMap<&'r str, &'r Review>,
+}
+
+/// Checks that every review belongs to this scope and this exact report and that no
+/// claim is reviewed twice.
+fn review_map<'r>(scope: &Scope, report: &Report, digest: &str, reviews: &'r [Review]) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
+    let mut map: HashMap<&str, &Review> = HashMap::new();
+    for review in reviews {
+        if review.scope != *scope || review.report_digest != digest || map.contains_key(review.claim_id.as_str()) {
+            return Err(ReviewErrorKind::ReviewMismatch);
+        }
+        if report.claim(&review.claim_id).is_none() {
+            return Err(ReviewErrorKind::ReviewTargetMissing);
+        }
+        map.insert(&review.claim_id, review);
+    }
+    Ok(map)
+}
+
+/// Assesses `report` against the store's current snapshots in `scope`.
+pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review]) -> Result<Assessment, ReviewErrorKind> {
+    check(scope, report, store, reviews).map(|c| c.assessment)
+}
+
+/// [`assess`], keeping what rendering needs.
+pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review]) -> Result<Checked<'r>, ReviewErrorKind> {
+    let digest = report_digest(report);
+    let reviews = review_map(scope, report, &digest, reviews)?;
+    let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
+    let mut valid: HashMap<&str, usize> = HashMap::new();
+    let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
+    let mut issues = Vec::new();
+    let mut states = Vec::with_capacity(report.claims.len());
+    for claim in &report.claims {
+        let mut invalid = false;
+        for citation in &claim.citations {
+            if valid.contains_key(citation.citation_id.as_str()) {
+                continue;
+            }
+            match store.check_citation(scope, citation) {
+                Ok(snapshot) => {
+                    valid.insert(&citation.citation_id, citations.len());
+                    citations.push((citation, Arc::clone(snapshot)));
+                }
+                Err(e) => {
+                    issues.push(issue(&claim.claim_id, &citation.citation_id, &e));
+                    invalid = true;
+                }
+            }
+        }
+        let state = if invalid {
+            ClaimState::Invalid
+        } else if claim.citations.is_empty() {
+            ClaimState::Insufficient
+        } else if disputed.contains(claim.claim_id.as_str()) {
+            ClaimState::Disputed
+        } else {
+            match reviews.get(claim.claim_id.as_str()) {
+                Some(r) => r.verdict.into(),
+                None => ClaimState::PendingReview,
+            }
+        };
+        states.push((claim.claim_id.clone(), state));
+    }
+    let status = if !issues.is_empty() {
+        Status::Invalid
+    } else if !report.gaps.is_empty()
+        || states.iter().any(|(_, s)| matches!(s, ClaimState::Insufficient | ClaimState::Contradicted | ClaimState::Disputed))
+    {
+        Status::Partial
+    } else if states.iter().any(|(_, s)| *s == ClaimState::PendingReview) {
+        Status::NeedsReview
+    } else {
+        Status::ReviewedCandidate
+    };
+    Ok(Checked {
+        assessment: Assessment { status, report_digest: digest, claims: states, issues },
+        citations,
+        reviews,
+    })
+}
+
+fn issue(claim_id: &str, citation_id: &str, e: &StoreError) -> Issue {
+    Issue { claim_id: claim_id.to_owned(), citation_id: citation_id.to_owned(), code: e.code(), message: e.message() }
+}

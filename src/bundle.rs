@@ -1,0 +1,166 @@
+//! A bundle: everything one stateless check needs in one JSON document — the scope,
+//! the catalogue with each source's text, the report, and the host's review records.
+//! This is the CLI's input format and `checkBundle`'s argument.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::assess::{assess, Assessment};
+use crate::clock::Clock;
+use crate::contract::validate::{join, sized, Checker, ANY_STRING};
+use crate::contract::{Contract, Report, Scope, SourceSpec};
+use crate::error::{ContractError, RenderError, ReviewErrorKind, StoreError};
+use crate::render::{render, Artifact};
+use crate::review::Review;
+use crate::store::{EvidenceStore, StoreOptions};
+
+/// One source of a bundle: its catalogue entry and its text at a known revision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BundleSource {
+    pub spec: SourceSpec,
+    pub content: String,
+    /// The revision the host holds this text at (default 1).
+    pub revision: u64,
+    /// When the host fetched it (default: the clock's time).
+    pub fetched_at: Option<String>,
+}
+
+impl Contract for BundleSource {
+    const SUBJECT: &'static str = "bundle_source";
+    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+        let before = c.count();
+        let m = c.object(v, path, &["spec", "content", "revision", "fetched_at"])?;
+        let spec = c.required(m, path, "spec").and_then(|s| SourceSpec::check(c, s, &join(path, "spec")));
+        let content = c.string_field(m, path, "content", &ANY_STRING);
+        let revision = match m.get("revision") {
+            Some(r) => c.int(r, &join(path, "revision"), 1),
+            None => Some(1),
+        };
+        let fetched_at = match m.get("fetched_at") {
+            Some(f) => c.string(f, &join(path, "fetched_at"), &sized(1, 64)).map(Some),
+            None => Some(None),
+        };
+        if c.count() != before {
+            return None;
+        }
+        Some(BundleSource { spec: spec?, content: content?, revision: revision?, fetched_at: fetched_at? })
+    }
+}
+
+/// Scope, sources, report and reviews.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bundle {
+    pub scope: Scope,
+    pub sources: Vec<BundleSource>,
+    pub report: Report,
+    pub reviews: Vec<Review>,
+}
+
+impl Contract for Bundle {
+    const SUBJECT: &'static str = "bundle";
+    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+        let before = c.count();
+        let m = c.object(v, path, &["scope", "sources", "report", "reviews"])?;
+        let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
+        let sources = c
+            .required(m, path, "sources")
+            .and_then(|s| c.list(s, &join(path, "sources"), 0, usize::MAX, BundleSource::check));
+        let report = c.required(m, path, "report").and_then(|r| Report::check(c, r, &join(path, "report")));
+        let reviews = c.list_or(m, path, "reviews", usize::MAX, Review::check);
+        if c.count() != before {
+            return None;
+        }
+        Some(Bundle { scope: scope?, sources: sources?, report: report?, reviews: reviews? })
+    }
+}
+
+/// How to check a bundle.
+#[derive(Clone, Debug)]
+pub struct BundleOptions {
+    pub clock: Clock,
+    pub render: bool,
+    pub store: StoreOptions,
+}
+
+/// What a bundle check found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BundleResult {
+    pub assessment: Assessment,
+    /// The artifact, when rendering was asked for and succeeded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<Artifact>,
+    /// Why rendering was refused (an invalid report, an oversize artifact).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub render_error: Option<RenderIssue>,
+}
+
+/// A refused render, as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RenderIssue {
+    pub code: &'static str,
+    pub message: &'static str,
+}
+
+/// Why a bundle could not be checked at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BundleError {
+    /// The bundle breaks its contract.
+    Contract(ContractError),
+    /// The catalogue or one source was refused by the store (`path` names it).
+    Store { path: String, error: StoreError },
+    /// The review records do not belong to this scope and report.
+    Review(ReviewErrorKind),
+}
+
+impl BundleError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Contract(c) => c.code(),
+            Self::Store { error, .. } => error.code(),
+            Self::Review(k) => k.code(),
+        }
+    }
+    pub fn message(&self) -> String {
+        match self {
+            Self::Contract(c) => c.message(),
+            Self::Store { path, error } => format!("{} ({path})", error.message()),
+            Self::Review(k) => format!("{} (/reviews)", k.message()),
+        }
+    }
+}
+
+impl std::fmt::Display for BundleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+impl std::error::Error for BundleError {}
+
+/// Loads the bundle's sources into a fresh store.
+pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
+    let specs = bundle.sources.iter().map(|s| s.spec.clone()).collect();
+    let mut store = EvidenceStore::new(specs, options.store, options.clock.clone())
+        .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
+    for (i, source) in bundle.sources.iter().enumerate() {
+        store
+            .restore(&bundle.scope, &source.spec.source_id, &source.content, source.revision, source.fetched_at.clone())
+            .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
+    }
+    Ok(store)
+}
+
+/// Checks a bundle: assess, and render when asked.
+pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
+    let store = load_store(bundle, options)?;
+    let assessment = assess(&bundle.scope, &bundle.report, &store, &bundle.reviews).map_err(BundleError::Review)?;
+    let (artifact, render_error) = if options.render {
+        match render(&bundle.scope, &bundle.report, &store, &bundle.reviews, &options.clock) {
+            Ok(a) => (Some(a), None),
+            Err(RenderError::Review(k)) => return Err(BundleError::Review(k)),
+            Err(RenderError::Render(k)) => (None, Some(RenderIssue { code: k.code(), message: k.message() })),
+        }
+    } else {
+        (None, None)
+    };
+    Ok(BundleResult { assessment, artifact, render_error })
+}

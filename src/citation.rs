@@ -1,0 +1,111 @@
+//! Locating code-point offsets in UTF-8 text without scanning the whole text per
+//! citation: a [`TextIndex`] is built once per snapshot.
+
+/// How many code points lie between two checkpoints of a [`TextIndex`].
+const STRIDE: usize = 64;
+
+/// Code-point positions of one text: checkpoints every 64 code points, and the
+/// code-point offset of every line feed (for line numbers).
+#[derive(Clone, Debug, Default)]
+pub struct TextIndex {
+    chars: usize,
+    ascii: bool,
+    /// Byte offset of code point `k * STRIDE`; empty for ASCII text.
+    checkpoints: Vec<usize>,
+    /// Code-point offsets of `\n`, ascending.
+    newlines: Vec<usize>,
+}
+
+impl TextIndex {
+    /// Indexes `text` in one pass.
+    pub fn new(text: &str) -> Self {
+        let ascii = text.is_ascii();
+        let mut newlines = Vec::new();
+        let mut checkpoints = Vec::new();
+        let chars = if ascii {
+            newlines.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i));
+            text.len()
+        } else {
+            let mut n = 0;
+            for (byte, ch) in text.char_indices() {
+                if n % STRIDE == 0 {
+                    checkpoints.push(byte);
+                }
+                if ch == '\n' {
+                    newlines.push(n);
+                }
+                n += 1;
+            }
+            n
+        };
+        TextIndex { chars, ascii, checkpoints, newlines }
+    }
+
+    /// Length in code points.
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    /// Byte offset of code point `cp` (`cp == chars()` is the end), or `None` past the end.
+    pub fn byte_of(&self, text: &str, cp: usize) -> Option<usize> {
+        if cp > self.chars {
+            return None;
+        }
+        if self.ascii || cp == self.chars {
+            return Some(if self.ascii { cp } else { text.len() });
+        }
+        let base = *self.checkpoints.get(cp / STRIDE)?;
+        let rest = text.get(base..)?;
+        rest.char_indices().nth(cp % STRIDE).map(|(b, _)| base + b)
+    }
+
+    /// Code-point offset of byte offset `byte` (which must be a char boundary).
+    pub fn char_of(&self, text: &str, byte: usize) -> Option<usize> {
+        if self.ascii {
+            return (byte <= text.len()).then_some(byte);
+        }
+        let k = self.checkpoints.partition_point(|b| *b <= byte).checked_sub(1)?;
+        let base = *self.checkpoints.get(k)?;
+        Some(k * STRIDE + text.get(base..byte)?.chars().count())
+    }
+
+    /// The text of the half-open code-point range `[start, end)`, or `None` when it ends
+    /// past the text or is reversed.
+    pub fn slice<'t>(&self, text: &'t str, start: usize, end: usize) -> Option<&'t str> {
+        if start > end {
+            return None;
+        }
+        let b = self.byte_of(text, start)?;
+        let e = self.byte_of(text, end)?;
+        text.get(b..e)
+    }
+
+    /// 1-based line of code point `cp`: one more than the line feeds before it.
+    pub fn line_of(&self, cp: usize) -> usize {
+        self.newlines.partition_point(|n| *n < cp) + 1
+    }
+
+    /// The only occurrence of `needle` as a code-point range, or `None` when it is
+    /// empty, absent, or occurs more than once (counting non-overlapping occurrences
+    /// from the left, as Python's `str.count` does).
+    pub fn unique_occurrence(&self, text: &str, needle: &str) -> Option<(usize, usize)> {
+        if needle.is_empty() {
+            return None;
+        }
+        let mut found = text.match_indices(needle);
+        let (byte, _) = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        let start = self.char_of(text, byte)?;
+        Some((start, start + needle.chars().count()))
+    }
+
+    /// Every start (code points) of `needle` in the text, non-overlapping from the left.
+    pub fn occurrences(&self, text: &str, needle: &str) -> Vec<usize> {
+        if needle.is_empty() {
+            return Vec::new();
+        }
+        text.match_indices(needle).filter_map(|(b, _)| self.char_of(text, b)).collect()
+    }
+}

@@ -1,0 +1,274 @@
+//! Small combinators that check a JSON value against a contract and collect every
+//! violation with its JSON path. No coercion: a value of the wrong JSON type is an error.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Violation, ViolationCode};
+
+/// Python's `str.isspace()`: Unicode White_Space plus the four information separators
+/// U+001C–U+001F. Used wherever the reference calls `strip()` or `split()`.
+pub fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// True when the text is empty after Python's `str.strip()`.
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(is_python_space)
+}
+
+/// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`, where `$` is the end of the text (a trailing
+/// newline is rejected).
+pub fn is_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.split_first() {
+        Some((first, rest)) => {
+            first.is_ascii_alphanumeric()
+                && rest.len() <= 63
+                && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-')
+        }
+        None => false,
+    }
+}
+
+/// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$`.
+pub fn is_filename(s: &str) -> bool {
+    s.strip_suffix(".md").is_some_and(is_identifier)
+}
+
+/// `^[a-f0-9]{64}$`.
+pub fn is_digest(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+}
+
+/// A pattern: its test and its text for messages.
+pub type Pattern = (fn(&str) -> bool, &'static str);
+
+/// Limits on one string field, lengths in Unicode code points.
+pub struct StrRule {
+    pub min: usize,
+    pub max: usize,
+    pub pattern: Option<Pattern>,
+}
+
+pub const IDENTIFIER: StrRule = StrRule {
+    min: 0,
+    max: usize::MAX,
+    pattern: Some((is_identifier, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")),
+};
+pub const FILENAME: StrRule = StrRule {
+    min: 0,
+    max: usize::MAX,
+    pattern: Some((is_filename, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$")),
+};
+pub const DIGEST: StrRule = StrRule { min: 0, max: usize::MAX, pattern: Some((is_digest, "^[a-f0-9]{64}$")) };
+pub const fn sized(min: usize, max: usize) -> StrRule {
+    StrRule { min, max, pattern: None }
+}
+pub const ANY_STRING: StrRule = sized(0, usize::MAX);
+
+/// Escapes one JSON Pointer segment (RFC 6901).
+pub fn pointer_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Appends a key to a JSON Pointer.
+pub fn join(path: &str, key: &str) -> String {
+    format!("{path}/{}", pointer_segment(key))
+}
+
+/// Appends an index to a JSON Pointer.
+pub fn join_index(path: &str, index: usize) -> String {
+    format!("{path}/{index}")
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number with a fraction or exponent",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Collects violations while a value is checked.
+#[derive(Default)]
+pub struct Checker {
+    pub violations: Vec<Violation>,
+}
+
+impl Checker {
+    pub fn push(&mut self, path: &str, code: ViolationCode, message: impl Into<String>) {
+        self.violations.push(Violation { path: path.to_owned(), code, message: message.into() });
+    }
+
+    /// A reference rule: its message is the reference's own text.
+    pub fn rule(&mut self, path: &str, code: ViolationCode) {
+        let message = code.reference_message().unwrap_or("").to_owned();
+        let v = Violation { path: path.to_owned(), code, message };
+        if !self.violations.contains(&v) {
+            self.violations.push(v);
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.violations.len()
+    }
+
+    /// An object with only the given fields; each unknown field is a violation.
+    pub fn object<'v>(&mut self, v: &'v Value, path: &str, fields: &[&str]) -> Option<&'v Map<String, Value>> {
+        let Value::Object(map) = v else {
+            self.push(path, ViolationCode::WrongType, format!("Input should be an object, not {}", type_name(v)));
+            return None;
+        };
+        for key in map.keys() {
+            if !fields.contains(&key.as_str()) {
+                self.push(&join(path, key), ViolationCode::ExtraField, "Extra inputs are not permitted");
+            }
+        }
+        Some(map)
+    }
+
+    /// A required field.
+    pub fn required<'v>(&mut self, map: &'v Map<String, Value>, path: &str, key: &str) -> Option<&'v Value> {
+        let found = map.get(key);
+        if found.is_none() {
+            self.push(&join(path, key), ViolationCode::Missing, "Field required");
+        }
+        found
+    }
+
+    pub fn string(&mut self, v: &Value, path: &str, rule: &StrRule) -> Option<String> {
+        let Value::String(s) = v else {
+            self.push(path, ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v)));
+            return None;
+        };
+        if rule.min > 0 || rule.max < usize::MAX {
+            let n = s.chars().count();
+            if n < rule.min {
+                self.push(path, ViolationCode::TooShort, format!("String should have at least {} characters", rule.min));
+                return None;
+            }
+            if n > rule.max {
+                self.push(path, ViolationCode::TooLong, format!("String should have at most {} characters, not {n}", rule.max));
+                return None;
+            }
+        }
+        if let Some((matches, pattern)) = rule.pattern {
+            if !matches(s) {
+                self.push(path, ViolationCode::PatternMismatch, format!("String should match pattern '{pattern}'"));
+                return None;
+            }
+        }
+        Some(s.clone())
+    }
+
+    /// A field that defaults when absent.
+    pub fn string_or(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
+        match map.get(key) {
+            Some(v) => self.string(v, &join(path, key), rule),
+            None => Some(String::new()),
+        }
+    }
+
+    pub fn string_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
+        let v = self.required(map, path, key)?;
+        self.string(v, &join(path, key), rule)
+    }
+
+    /// A whole number, at least `min`. Floats, booleans and strings are refused.
+    pub fn int(&mut self, v: &Value, path: &str, min: u64) -> Option<u64> {
+        let n = match v {
+            Value::Number(n) if n.is_u64() => n.as_u64(),
+            Value::Number(n) if n.is_i64() => None,
+            _ => {
+                self.push(
+                    path,
+                    ViolationCode::WrongType,
+                    format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)),
+                );
+                return None;
+            }
+        };
+        match n {
+            Some(n) if n >= min => Some(n),
+            _ => {
+                self.push(path, ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"));
+                None
+            }
+        }
+    }
+
+    pub fn int_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, min: u64) -> Option<u64> {
+        let v = self.required(map, path, key)?;
+        self.int(v, &join(path, key), min)
+    }
+
+    /// One of the given string literals.
+    pub fn literal<T: Copy>(&mut self, v: &Value, path: &str, options: &[(&str, T)]) -> Option<T> {
+        let found = match v {
+            Value::String(s) => options.iter().find(|(name, _)| name == s).map(|(_, t)| *t),
+            _ => None,
+        };
+        if found.is_none() {
+            let names: Vec<String> = options.iter().map(|(n, _)| format!("'{n}'")).collect();
+            self.push(path, ViolationCode::NotAllowed, format!("Input should be {}", names.join(" or ")));
+        }
+        found
+    }
+
+    pub fn literal_field<T: Copy>(&mut self, map: &Map<String, Value>, path: &str, key: &str, options: &[(&str, T)]) -> Option<T> {
+        let v = self.required(map, path, key)?;
+        self.literal(v, &join(path, key), options)
+    }
+
+    /// An array of `min..=max` items, each checked by `item`. An over-long list is
+    /// refused without looking at its items, so the work stays bounded.
+    pub fn list<T>(
+        &mut self,
+        v: &Value,
+        path: &str,
+        min: usize,
+        max: usize,
+        mut item: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let Value::Array(items) = v else {
+            self.push(path, ViolationCode::WrongType, format!("Input should be an array, not {}", type_name(v)));
+            return None;
+        };
+        if items.len() > max {
+            self.push(path, ViolationCode::TooLong, format!("List should have at most {max} items, not {}", items.len()));
+            return None;
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, v) in items.iter().enumerate() {
+            match item(self, v, &join_index(path, i)) {
+                Some(t) => out.push(t),
+                None => ok = false,
+            }
+        }
+        if items.len() < min {
+            self.push(path, ViolationCode::TooShort, format!("List should have at least {min} items, not {}", items.len()));
+            return None;
+        }
+        ok.then_some(out)
+    }
+
+    /// An optional list field (absent means empty).
+    pub fn list_or<T>(
+        &mut self,
+        map: &Map<String, Value>,
+        path: &str,
+        key: &str,
+        max: usize,
+        item: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        match map.get(key) {
+            Some(v) => self.list(v, &join(path, key), 0, max, item),
+            None => Some(Vec::new()),
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Errors, one enum per area. Every variant has a stable `code()` (snake_case, never
+//! renamed once published) and a `message()`; messages default to the reference's
+//! Chinese texts so that outputs match it byte for byte.
+//!
+//! Checking a report yields data (an [`crate::assess::Assessment`] with a list of issues);
+//! these errors are for input that cannot be used at all, or for misuse.
+
+use std::fmt;
+
+/// One rule of a contract that an input breaks, with the JSON path where it broke.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Violation {
+    /// JSON Pointer (RFC 6901) to the offending value; `""` is the whole input.
+    pub path: String,
+    /// Stable code of the rule, see [`ViolationCode`].
+    pub code: ViolationCode,
+    /// Human-readable message (for the reference's own rules, its Chinese text).
+    pub message: String,
+}
+
+/// The rule a [`Violation`] breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ViolationCode {
+    /// The input is not well-formed JSON.
+    InvalidJson,
+    /// The input is larger than the configured byte limit; it was not parsed.
+    InputTooLarge,
+    /// The JSON nests deeper than the parser allows.
+    TooDeep,
+    /// An object has the same key twice.
+    DuplicateKey,
+    /// A required field is absent.
+    Missing,
+    /// A field that the contract does not define is present.
+    ExtraField,
+    /// The value has the wrong JSON type (no coercion: `"1"` is not an integer).
+    WrongType,
+    /// An integer is below its minimum.
+    TooSmall,
+    /// A string or list is shorter than its minimum.
+    TooShort,
+    /// A string or list is longer than its maximum.
+    TooLong,
+    /// A string does not match its pattern (identifier, filename, digest).
+    PatternMismatch,
+    /// A string is not one of the allowed literals.
+    NotAllowed,
+    /// A citation's range is empty or reversed (`end <= start`).
+    EmptyRange,
+    /// A claim's text is blank, or an inference has a blank rationale.
+    BlankClaim,
+    /// Two claims share one `claim_id`.
+    DuplicateClaimId,
+    /// One claim cites the same `citation_id` twice.
+    DuplicateCitationInClaim,
+    /// One `citation_id` names two different citations.
+    CitationIdConflict,
+    /// A conflict lists the same claim twice.
+    DuplicateConflictMember,
+    /// A conflict names a claim that the report does not have.
+    UnknownConflictMember,
+}
+
+impl ViolationCode {
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::InvalidJson => "invalid_json",
+            Self::InputTooLarge => "input_too_large",
+            Self::TooDeep => "too_deep",
+            Self::DuplicateKey => "duplicate_key",
+            Self::Missing => "missing",
+            Self::ExtraField => "extra_field",
+            Self::WrongType => "wrong_type",
+            Self::TooSmall => "too_small",
+            Self::TooShort => "too_short",
+            Self::TooLong => "too_long",
+            Self::PatternMismatch => "pattern_mismatch",
+            Self::NotAllowed => "not_allowed",
+            Self::EmptyRange => "empty_range",
+            Self::BlankClaim => "blank_claim",
+            Self::DuplicateClaimId => "duplicate_claim_id",
+            Self::DuplicateCitationInClaim => "duplicate_citation_in_claim",
+            Self::CitationIdConflict => "citation_id_conflict",
+            Self::DuplicateConflictMember => "duplicate_conflict_member",
+            Self::UnknownConflictMember => "unknown_conflict_member",
+        }
+    }
+
+    /// The reference's own message for its cross-field rules; `None` for the type and
+    /// length rules, whose texts are the validation library's, not the contract's.
+    pub fn reference_message(self) -> Option<&'static str> {
+        match self {
+            Self::EmptyRange => Some("引用区间必须非空,采用左闭右开区间。"),
+            Self::BlankClaim => Some("论断不能为空;推断必须说明推导依据。"),
+            Self::DuplicateClaimId => Some("论断标识重复。"),
+            Self::DuplicateCitationInClaim => Some("同一论断重复引用。"),
+            Self::CitationIdConflict => Some("同一引用标识对应不同片段。"),
+            Self::DuplicateConflictMember => Some("冲突成员重复。"),
+            Self::UnknownConflictMember => Some("冲突关联了不存在的论断。"),
+            _ => None,
+        }
+    }
+}
+
+impl serde::Serialize for ViolationCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+/// An input broke its contract. Lists every violation found, never only the first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractError {
+    /// What was being parsed (`report`, `scope`, `specs`, `citation`, `read_result`, `review`, `bundle`…).
+    pub subject: &'static str,
+    /// Every violation, in document order.
+    pub violations: Vec<Violation>,
+}
+
+impl ContractError {
+    /// The stable code of every contract error.
+    pub fn code(&self) -> &'static str {
+        "contract"
+    }
+    /// A one-line summary naming the first violation and how many there are.
+    pub fn message(&self) -> String {
+        match self.violations.first() {
+            Some(v) => {
+                let more = self.violations.len() - 1;
+                let path = if v.path.is_empty() { "/" } else { v.path.as_str() };
+                if more == 0 {
+                    format!("{} breaks its contract at {path}: {}", self.subject, v.message)
+                } else {
+                    format!("{} breaks its contract at {path}: {} (and {more} more)", self.subject, v.message)
+                }
+            }
+            None => format!("{} breaks its contract", self.subject),
+        }
+    }
+}
+
+impl fmt::Display for ContractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+impl std::error::Error for ContractError {}
+
+macro_rules! coded_enum {
+    ($(#[$meta:meta])* $name:ident { $( $(#[$vmeta:meta])* $variant:ident => ($code:literal, $msg:literal), )* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )*
+        }
+        impl $name {
+            /// Every variant, for documentation and tests.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            /// The stable code.
+            pub fn code(self) -> &'static str {
+                match self { $( Self::$variant => $code, )* }
+            }
+            /// The message (the reference's text).
+            pub fn message(self) -> &'static str {
+                match self { $( Self::$variant => $msg, )* }
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.message())
+            }
+        }
+        impl std::error::Error for $name {}
+    };
+}
+
+coded_enum! {
+    /// Why the evidence store refused an operation or a citation.
+    StoreErrorKind {
+        /// The catalogue has more specs than allowed, or two specs share a `source_id`.
+        CatalogueInvalid => ("catalogue_invalid", "来源配置重复或超限。"),
+        /// The store was closed; it accepts nothing more.
+        StoreClosed => ("store_closed", "证据存储已关闭。"),
+        /// The source id is not in the trusted catalogue.
+        UnknownSource => ("unknown_source", "来源未在可信目录中登记。"),
+        /// The content is empty or only whitespace.
+        EmptyContent => ("empty_content", "正文必须是非空字符串。"),
+        /// The content is larger than the byte limit (UTF-8 bytes, before newline normalisation).
+        SourceTooLarge => ("source_too_large", "来源超过字节上限。"),
+        /// A read result is not an object.
+        ReadResultNotObject => ("read_result_not_object", "读取结果必须是业务结果对象。"),
+        /// A read result names another file than the spec, or its source is not catalogued.
+        ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。"),
+        /// The cited snapshot does not exist: never ingested, removed, another scope's, or an old revision.
+        RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。"),
+        /// The snapshot's text no longer hashes to its digest.
+        DigestMismatch => ("digest_mismatch", "正文指纹不匹配。"),
+        /// The citation's range ends past the end of the text.
+        RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。"),
+        /// The quote is not the text found at the cited range.
+        QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。"),
+        /// The passage to quote is empty, absent, or occurs more than once.
+        QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。"),
+        /// A revision to restore is not newer than the store's counter for that source.
+        RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。"),
+    }
+}
+
+coded_enum! {
+    /// Why a review could not be recorded or used.
+    ReviewErrorKind {
+        /// The reviewed claim is not in the report.
+        UnknownClaim => ("unknown_claim", "审阅目标不存在。"),
+        /// The verdict is not `supported`, `insufficient` or `contradicted`.
+        InvalidVerdict => ("invalid_verdict", "审阅结论无效。"),
+        /// The note is blank, not a string, or longer than 1,000 code points.
+        InvalidNote => ("invalid_note", "需要非空、大小受限的审阅说明。"),
+        /// A review belongs to another scope or another report digest, or reviews one claim twice.
+        ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。"),
+        /// A review names a claim that the report does not have.
+        ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。"),
+    }
+}
+
+coded_enum! {
+    /// Why the artifact could not be rendered.
+    RenderErrorKind {
+        /// The report has invalid citations; an invalid report is never exported.
+        ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。"),
+        /// The artifact is over 8,000 code points or 24,000 UTF-8 bytes; it is never truncated.
+        ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。"),
+    }
+}
+
+coded_enum! {
+    /// Why a clock setting was refused.
+    ClockErrorKind {
+        /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
+        InvalidNow => ("invalid_now", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
+    }
+}
+
+/// An evidence-store error: a refused operation, or a contract broken by its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// The store refused the operation.
+    Store(StoreErrorKind),
+    /// The input (a read result, a quoted citation) broke its contract.
+    Contract(ContractError),
+}
+
+impl StoreError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Store(k) => k.code(),
+            Self::Contract(c) => c.code(),
+        }
+    }
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            Self::Store(k) => k.message().to_owned(),
+            Self::Contract(c) => c.message(),
+        }
+    }
+}
+
+impl From<StoreErrorKind> for StoreError {
+    fn from(k: StoreErrorKind) -> Self {
+        Self::Store(k)
+    }
+}
+impl From<ContractError> for StoreError {
+    fn from(c: ContractError) -> Self {
+        Self::Contract(c)
+    }
+}
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+impl std::error::Error for StoreError {}
+
+/// Why rendering failed: a review problem found while assessing, or a render rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// The reviews could not be used (see [`ReviewErrorKind`]).
+    Review(ReviewErrorKind),
+    /// A render rule refused the export.
+    Render(RenderErrorKind),
+}
+
+impl RenderError {
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Review(k) => k.code(),
+            Self::Render(k) => k.code(),
+        }
+    }
+    /// The message.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::Review(k) => k.message(),
+            Self::Render(k) => k.message(),
+        }
+    }
+}
+impl From<ReviewErrorKind> for RenderError {
+    fn from(k: ReviewErrorKind) -> Self {
+        Self::Review(k)
+    }
+}
+impl From<RenderErrorKind> for RenderError {
+    fn from(k: RenderErrorKind) -> Self {
+        Self::Render(k)
+    }
+}
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+impl std::error::Error for RenderError {}

@@ -1,0 +1,28 @@
+//! evidence-check: checks an agent's cited report against source snapshots.
+//!
+//! The core is pure Rust; `wasm.rs` is the only binding and compiles only for `wasm32`.
+//! Offsets are Unicode code points into LF-normalised text, as in the reference.
+
+pub mod assess;
+pub mod bundle;
+pub mod citation;
+pub mod clock;
+pub mod contract;
+pub mod digest;
+pub mod error;
+pub mod render;
+pub mod review;
+pub mod store;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use assess::{assess, Assessment, ClaimState, Issue, Status};
+pub use bundle::{check_bundle, Bundle, BundleOptions, BundleResult};
+pub use clock::Clock;
+pub use contract::{Citation, Claim, ClaimKind, Conflict, Contract, ReadResult, Report, Scope, SourceKind, SourceRef, SourceSpec};
+pub use digest::{digest_text, report_digest};
+pub use error::{ContractError, RenderError, ReviewErrorKind, StoreError, StoreErrorKind, Violation, ViolationCode};
+pub use render::{render, Artifact};
+pub use review::{record_review, Review, Verdict};
+pub use store::{EvidenceStore, Snapshot, StoreOptions};

@@ -1,0 +1,167 @@
+//! The Markdown artifact: the reference's layout, labels and escaping, every text from
+//! the report or the sources passed through [`literal`], and hard size limits (an
+//! oversize artifact is an error, never truncated).
+
+use serde::Serialize;
+
+use crate::assess::{check, ClaimState, Status};
+use crate::clock::Clock;
+use crate::contract::validate::is_python_space;
+use crate::contract::{ClaimKind, Report, Scope, SourceKind};
+use crate::digest::sha256_hex;
+use crate::error::{RenderError, RenderErrorKind};
+use crate::review::Review;
+use crate::store::EvidenceStore;
+
+/// Maximum artifact length in code points.
+pub const MAX_ARTIFACT_CHARS: usize = 8000;
+/// Maximum artifact size in UTF-8 bytes.
+pub const MAX_ARTIFACT_BYTES: usize = 24_000;
+
+/// A rendered report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Artifact {
+    pub content: String,
+    pub content_digest: String,
+    pub report_digest: String,
+    pub status: Status,
+}
+
+/// Text as an inert Markdown literal: whitespace runs collapsed and trimmed as Python's
+/// `" ".join(text.split())`, `& < >` as entities, and ``\ ` * _ { } [ ] ( ) # + - . ! | > ~``
+/// backslash-escaped.
+pub fn literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        for ch in word.chars() {
+            match ch {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~' => {
+                    out.push('\\');
+                    out.push(ch);
+                }
+                _ => out.push(ch),
+            }
+        }
+    }
+    out
+}
+
+fn label(state: ClaimState) -> &'static str {
+    match state {
+        ClaimState::Supported => "审阅认为支持",
+        ClaimState::Insufficient => "证据不足",
+        ClaimState::Contradicted => "审阅认为反驳",
+        ClaimState::Disputed => "存在冲突",
+        ClaimState::PendingReview => "支持关系待审阅",
+        // Never rendered: an invalid report is refused before.
+        ClaimState::Invalid => "引用无效",
+    }
+}
+
+/// Renders the artifact; refuses an invalid report and an oversize artifact.
+pub fn render(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], clock: &Clock) -> Result<Artifact, RenderError> {
+    let checked = check(scope, report, store, reviews)?;
+    let a = &checked.assessment;
+    if a.status == Status::Invalid {
+        return Err(RenderErrorKind::ReportInvalid.into());
+    }
+    let number = |citation_id: &str| checked.citations.iter().position(|(c, _)| c.citation_id == citation_id).map_or(0, |i| i + 1);
+    let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);
+
+    let mut lines: Vec<String> = vec![
+        format!("# {}", literal(&report.title)),
+        String::new(),
+        "> 候选产物;存在性校验与审阅记录不等于事实真值证明。".into(),
+        String::new(),
+        format!("状态:{};导出时间:{}", a.status.as_str(), clock.now()),
+        String::new(),
+        format!("结构摘要:{}", a.report_digest),
+        String::new(),
+    ];
+    if fixture {
+        lines.extend(["> 含人工测试资料,仅用于验证代码,不能作为研究结论。".into(), String::new()]);
+    }
+    lines.extend(["## 逐项论断".into(), String::new()]);
+    for claim in &report.claims {
+        let links: Vec<String> = claim
+            .citations
+            .iter()
+            .map(|c| {
+                let n = number(&c.citation_id);
+                format!("[{n}](#source-{n})")
+            })
+            .collect();
+        let state = label(a.state(&claim.claim_id).unwrap_or(ClaimState::Invalid));
+        let kind = match claim.kind {
+            ClaimKind::Fact => "来源事实陈述",
+            ClaimKind::Inference => "推断",
+        };
+        lines.push(format!("- **{} / {kind} / {state}**:{} {}", literal(&claim.claim_id), literal(&claim.text), links.join(" ")));
+        lines.push(String::new());
+        if !claim.rationale.is_empty() {
+            lines.extend([format!(" 推导说明:{}", literal(&claim.rationale)), String::new()]);
+        }
+        if let Some(review) = checked.reviews.get(claim.claim_id.as_str()) {
+            lines.push(format!(
+                " 审阅记录:{};{};{}",
+                literal(review.verdict.as_str()),
+                literal(&review.note),
+                literal(&review.reviewed_at)
+            ));
+            lines.push(String::new());
+        }
+    }
+    lines.extend(["## 冲突与缺口".into(), String::new()]);
+    for conflict in &report.conflicts {
+        lines.extend([format!("- 冲突 {}:{}", conflict.claim_ids.join(", "), literal(&conflict.reason)), String::new()]);
+    }
+    for gap in &report.gaps {
+        lines.extend([format!("- 缺口:{}", literal(gap)), String::new()]);
+    }
+    if report.conflicts.is_empty() && report.gaps.is_empty() {
+        lines.extend(["未登记显式冲突或缺口;这不表示资料完整。".into(), String::new()]);
+    }
+    lines.extend(["## 原文引用".into(), String::new()]);
+    for (i, (citation, snapshot)) in checked.citations.iter().enumerate() {
+        let n = i + 1;
+        let start = usize::try_from(citation.start).unwrap_or(usize::MAX);
+        let end = usize::try_from(citation.end).unwrap_or(usize::MAX);
+        let start_line = snapshot.index.line_of(start);
+        let end_line = snapshot.index.line_of(end.saturating_sub(1));
+        lines.extend([
+            format!("<a id=\"source-{n}\"></a>"),
+            String::new(),
+            format!("### 引用 {n}:{}", literal(&snapshot.spec.title)),
+            String::new(),
+            format!("来源:{};类型:{}", literal(&snapshot.spec.locator), snapshot.spec.kind.as_str()),
+            String::new(),
+            format!("版本:{};正文 SHA-256:{}", citation.source_ref.revision, citation.source_ref.digest),
+            String::new(),
+            format!(
+                "获取时间:{};字符区间:[{}, {});行:{start_line}—{end_line}",
+                literal(&snapshot.fetched_at),
+                citation.start,
+                citation.end
+            ),
+            String::new(),
+            format!("> {}", literal(&citation.quote)),
+            String::new(),
+        ]);
+    }
+    let content = lines.join("\n");
+    if content.len() > MAX_ARTIFACT_BYTES || content.chars().count() > MAX_ARTIFACT_CHARS {
+        return Err(RenderErrorKind::ArtifactTooLarge.into());
+    }
+    Ok(Artifact {
+        content_digest: sha256_hex(&content),
+        content,
+        report_digest: a.report_digest.clone(),
+        status: a.status,
+    })
+}

@@ -1,0 +1,252 @@
+//! The evidence store: a trusted catalogue, and per (scope, source) the current
+//! snapshot and a revision counter that never goes back.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::citation::TextIndex;
+use crate::clock::Clock;
+use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
+use crate::digest::{digest_text, normalize_newlines, sha256_hex};
+use crate::error::{ContractError, StoreError, StoreErrorKind};
+
+/// Default maximum number of specs in a catalogue.
+pub const DEFAULT_MAX_SOURCES: usize = 16;
+/// Default maximum size of a source, in UTF-8 bytes before newline normalisation.
+pub const DEFAULT_MAX_SOURCE_BYTES: usize = 24_000;
+
+/// Limits of a store; the defaults are the reference's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    pub max_sources: usize,
+    pub max_source_bytes: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions { max_sources: DEFAULT_MAX_SOURCES, max_source_bytes: DEFAULT_MAX_SOURCE_BYTES }
+    }
+}
+
+/// One revision of one source as the store holds it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    pub spec: SourceSpec,
+    #[serde(rename = "ref")]
+    pub source_ref: SourceRef,
+    /// The LF-normalised text.
+    pub content: String,
+    pub fetched_at: String,
+    #[serde(skip)]
+    pub index: TextIndex,
+}
+
+impl Snapshot {
+    /// The text of the code-point range `[start, end)`, if it lies inside the text.
+    pub fn slice(&self, start: u64, end: u64) -> Option<&str> {
+        let start = usize::try_from(start).ok()?;
+        let end = usize::try_from(end).ok()?;
+        self.index.slice(&self.content, start, end)
+    }
+}
+
+type Key = (Scope, String);
+
+/// Snapshots of catalogued sources, per scope.
+#[derive(Debug)]
+pub struct EvidenceStore {
+    specs: HashMap<String, SourceSpec>,
+    current: HashMap<Key, Arc<Snapshot>>,
+    revisions: HashMap<Key, u64>,
+    options: StoreOptions,
+    clock: Clock,
+    closed: bool,
+}
+
+impl EvidenceStore {
+    /// A store over a trusted catalogue. Refused when there are more specs than
+    /// `options.max_sources` or two share a `source_id`.
+    pub fn new(specs: Vec<SourceSpec>, options: StoreOptions, clock: Clock) -> Result<Self, StoreError> {
+        let n = specs.len();
+        let map: HashMap<String, SourceSpec> = specs.into_iter().map(|s| (s.source_id.clone(), s)).collect();
+        if n > options.max_sources || map.len() != n {
+            return Err(StoreErrorKind::CatalogueInvalid.into());
+        }
+        Ok(EvidenceStore {
+            specs: map,
+            current: HashMap::new(),
+            revisions: HashMap::new(),
+            options,
+            clock,
+            closed: false,
+        })
+    }
+
+    /// The catalogue entry of a source.
+    pub fn spec(&self, source_id: &str) -> Option<&SourceSpec> {
+        self.specs.get(source_id)
+    }
+
+    /// Replaces the clock (for example to fix `now` for one call).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn options(&self) -> StoreOptions {
+        self.options
+    }
+
+    fn ensure_open(&self) -> Result<(), StoreError> {
+        if self.closed {
+            Err(StoreErrorKind::StoreClosed.into())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn accept(&self, source_id: &str, content: &str) -> Result<SourceSpec, StoreError> {
+        self.ensure_open()?;
+        let spec = self.specs.get(source_id).ok_or(StoreErrorKind::UnknownSource)?;
+        if validate::is_blank(content) {
+            return Err(StoreErrorKind::EmptyContent.into());
+        }
+        if content.len() > self.options.max_source_bytes {
+            return Err(StoreErrorKind::SourceTooLarge.into());
+        }
+        Ok(spec.clone())
+    }
+
+    /// Stores `content` (CRLF and CR become LF) as the current snapshot. Identical
+    /// content returns the current ref unchanged, with its first `fetched_at`; anything
+    /// else gets the next revision.
+    pub fn ingest(&mut self, scope: &Scope, source_id: &str, content: &str) -> Result<SourceRef, StoreError> {
+        let spec = self.accept(source_id, content)?;
+        let content = normalize_newlines(content);
+        let digest = sha256_hex(&content);
+        let key = (scope.clone(), source_id.to_owned());
+        if let Some(old) = self.current.get(&key) {
+            if old.source_ref.digest == digest {
+                return Ok(old.source_ref.clone());
+            }
+        }
+        let revision = self.revisions.get(&key).copied().unwrap_or(0).saturating_add(1);
+        Ok(self.put(key, spec, content.into_owned(), digest, revision, None))
+    }
+
+    /// Restores a snapshot that the host already holds at a known revision (for
+    /// stateless checks of a bundle): the revision must be newer than any this store
+    /// has given that source in that scope.
+    pub fn restore(
+        &mut self,
+        scope: &Scope,
+        source_id: &str,
+        content: &str,
+        revision: u64,
+        fetched_at: Option<String>,
+    ) -> Result<SourceRef, StoreError> {
+        let spec = self.accept(source_id, content)?;
+        let key = (scope.clone(), source_id.to_owned());
+        if revision == 0 || revision <= self.revisions.get(&key).copied().unwrap_or(0) {
+            return Err(StoreErrorKind::RevisionNotNewer.into());
+        }
+        let content = normalize_newlines(content).into_owned();
+        let digest = sha256_hex(&content);
+        Ok(self.put(key, spec, content, digest, revision, fetched_at))
+    }
+
+    fn put(&mut self, key: Key, spec: SourceSpec, content: String, digest: String, revision: u64, fetched_at: Option<String>) -> SourceRef {
+        let source_ref = SourceRef { source_id: key.1.clone(), revision, digest };
+        let index = TextIndex::new(&content);
+        let fetched_at = fetched_at.unwrap_or_else(|| self.clock.now());
+        let snapshot = Snapshot { spec, source_ref: source_ref.clone(), content, fetched_at, index };
+        self.revisions.insert(key.clone(), revision);
+        self.current.insert(key, Arc::new(snapshot));
+        source_ref
+    }
+
+    /// Ingests a read tool's business result after checking it (`status` `ok`, the
+    /// spec's filename, content limits).
+    pub fn ingest_read_result(&mut self, scope: &Scope, source_id: &str, result: &Value) -> Result<SourceRef, StoreError> {
+        if !result.is_object() {
+            return Err(StoreErrorKind::ReadResultNotObject.into());
+        }
+        let parsed = ReadResult::from_value(result)?;
+        match self.specs.get(source_id) {
+            Some(spec) if spec.filename == parsed.data.filename => {}
+            _ => return Err(StoreErrorKind::ReadMismatch.into()),
+        }
+        self.ingest(scope, source_id, &parsed.data.content)
+    }
+
+    /// The snapshot that `source_ref` names, if it is still current in this scope.
+    pub fn get(&self, scope: &Scope, source_ref: &SourceRef) -> Result<&Arc<Snapshot>, StoreError> {
+        self.ensure_open()?;
+        let key = (scope.clone(), source_ref.source_id.clone());
+        let snapshot = match self.current.get(&key) {
+            Some(s) if s.source_ref == *source_ref => s,
+            _ => return Err(StoreErrorKind::RefUnavailable.into()),
+        };
+        if digest_text(&snapshot.content) != source_ref.digest {
+            return Err(StoreErrorKind::DigestMismatch.into());
+        }
+        Ok(snapshot)
+    }
+
+    /// Checks that the citation's snapshot is current and that its range holds exactly
+    /// its quote.
+    pub fn check_citation(&self, scope: &Scope, citation: &Citation) -> Result<&Arc<Snapshot>, StoreError> {
+        let snapshot = self.get(scope, &citation.source_ref)?;
+        if usize::try_from(citation.end).map_or(true, |end| end > snapshot.index.chars()) {
+            return Err(StoreErrorKind::RangeOutOfBounds.into());
+        }
+        if snapshot.slice(citation.start, citation.end) != Some(citation.quote.as_str()) {
+            return Err(StoreErrorKind::QuoteMismatch.into());
+        }
+        Ok(snapshot)
+    }
+
+    /// Makes a citation from the only occurrence of `text` in the snapshot.
+    pub fn quote(&self, scope: &Scope, source_ref: &SourceRef, text: &str, citation_id: &str) -> Result<Citation, StoreError> {
+        let snapshot = self.get(scope, source_ref)?;
+        let (start, end) = snapshot.index.unique_occurrence(&snapshot.content, text).ok_or(StoreErrorKind::QuoteNotUnique)?;
+        let mut c = validate::Checker::default();
+        c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
+        c.string(&Value::String(text.to_owned()), "/quote", &crate::contract::QUOTE_RULE);
+        if !c.violations.is_empty() {
+            return Err(ContractError { subject: "citation", violations: c.violations }.into());
+        }
+        Ok(Citation {
+            citation_id: citation_id.to_owned(),
+            source_ref: source_ref.clone(),
+            start: start as u64,
+            end: end as u64,
+            quote: text.to_owned(),
+        })
+    }
+
+    /// Drops the current snapshot; the revision counter stays, so an old citation never
+    /// becomes valid again.
+    pub fn remove(&mut self, scope: &Scope, source_id: &str) -> Result<(), StoreError> {
+        self.ensure_open()?;
+        self.current.remove(&(scope.clone(), source_id.to_owned()));
+        Ok(())
+    }
+
+    /// Drops everything; the store accepts nothing more.
+    pub fn close(&mut self) {
+        self.current.clear();
+        self.revisions.clear();
+        self.closed = true;
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+

@@ -1,0 +1,125 @@
+//! Every reference case replayed through the native API and compared, as a whole
+//! value, with the reference's expected output.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::{normalize, replay, Engine, Failure, NOW};
+use evidence_check::review::record_review_value;
+use evidence_check::{
+    assess, render, report_digest, Clock, Contract, ContractError, EvidenceStore, Report, Review, Scope, SourceRef,
+    SourceSpec, StoreOptions,
+};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+struct Native;
+
+fn contract(e: ContractError) -> Failure {
+    Failure::Contract(e.violations.into_iter().map(|v| (v.path, v.code.code().to_owned(), v.message)).collect())
+}
+fn error(code: &str, message: String) -> Failure {
+    Failure::Error { code: code.to_owned(), message }
+}
+fn store_error(e: evidence_check::StoreError) -> Failure {
+    match e {
+        evidence_check::StoreError::Contract(c) => contract(c),
+        other => error(other.code(), other.message()),
+    }
+}
+fn to_value<T: Serialize>(t: &T) -> Value {
+    serde_json::to_value(t).unwrap()
+}
+fn scope(v: &Value) -> Scope {
+    Scope::from_value(v).unwrap()
+}
+fn report(v: &Value) -> Report {
+    Report::from_value(v).unwrap()
+}
+fn reviews(v: &[Value]) -> Vec<Review> {
+    v.iter().map(|r| Review::from_value(r).unwrap()).collect()
+}
+fn clock() -> Clock {
+    Clock::fixed(NOW).unwrap()
+}
+
+impl Engine for Native {
+    type Store = EvidenceStore;
+    fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
+        Scope::from_value(v).map(|s| to_value(&s)).map_err(contract)
+    }
+    fn parse_spec(&self, v: &Value) -> Result<Value, Failure> {
+        SourceSpec::from_value(v).map(|s| to_value(&s)).map_err(contract)
+    }
+    fn new_store(&self, specs: &[Value]) -> Result<EvidenceStore, Failure> {
+        let specs = specs.iter().map(|s| SourceSpec::from_value(s).unwrap()).collect();
+        EvidenceStore::new(specs, StoreOptions::default(), clock()).map_err(store_error)
+    }
+    fn ingest(&self, store: &mut EvidenceStore, s: &Value, id: &str, content: &Value) -> Result<Value, Failure> {
+        let content = content.as_str().unwrap();
+        store.ingest(&scope(s), id, content).map(|r| to_value(&r)).map_err(store_error)
+    }
+    fn ingest_read_result(&self, store: &mut EvidenceStore, s: &Value, id: &str, result: &Value) -> Result<Value, Failure> {
+        store.ingest_read_result(&scope(s), id, result).map(|r| to_value(&r)).map_err(store_error)
+    }
+    fn remove(&self, store: &mut EvidenceStore, s: &Value, id: &str) {
+        store.remove(&scope(s), id).unwrap();
+    }
+    fn parse_ref(&self, v: &Value) -> Result<Value, Failure> {
+        SourceRef::from_value(v).map(|r| to_value(&r)).map_err(contract)
+    }
+    fn quote(&self, store: &EvidenceStore, s: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
+        let r = SourceRef::from_value(r).unwrap();
+        store.quote(&scope(s), &r, text, id).map(|c| to_value(&c)).map_err(store_error)
+    }
+    fn parse_report(&self, text: &str) -> Result<Value, Failure> {
+        Report::from_json(text).map(|r| to_value(&r)).map_err(contract)
+    }
+    fn report_digest(&self, r: &Value) -> String {
+        report_digest(&report(r))
+    }
+    fn record_review(&self, s: &Value, r: &Value, claim_id: &Value, verdict: &Value, note: &Value) -> Result<Value, Failure> {
+        record_review_value(&scope(s), &report(r), claim_id, verdict, note, &clock())
+            .map(|r| to_value(&r))
+            .map_err(|k| error(k.code(), k.message().to_owned()))
+    }
+    fn assess(&self, store: &EvidenceStore, s: &Value, r: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        assess(&scope(s), &report(r), store, &reviews(rv)).map(|a| to_value(&a)).map_err(|k| error(k.code(), k.message().to_owned()))
+    }
+    fn render(&self, store: &EvidenceStore, s: &Value, r: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        render(&scope(s), &report(r), store, &reviews(rv), &clock())
+            .map(|a| to_value(&a))
+            .map_err(|e| error(e.code(), e.message().to_owned()))
+    }
+    fn close(&self, store: &mut EvidenceStore) {
+        store.close();
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn every_reference_case_matches_its_expected_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    let mut names: Vec<_> = std::fs::read_dir(root.join("cases")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert!(names.len() >= 30, "expected the reference's golden cases, found {}", names.len());
+    let mut failed = Vec::new();
+    for name in &names {
+        let case = read_json(&root.join("cases").join(name));
+        let expected = normalize(&read_json(&root.join("expected").join(name)), &case, true);
+        let actual = normalize(&replay(&Native, &case), &case, false);
+        if actual != expected {
+            failed.push(format!(
+                "{}:\n  expected {}\n  actual   {}",
+                name.to_string_lossy(),
+                serde_json::to_string(&expected).unwrap(),
+                serde_json::to_string(&actual).unwrap()
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{} of {} cases differ:\n{}", failed.len(), names.len(), failed.join("\n"));
+}

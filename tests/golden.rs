@@ -101,12 +101,12 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-#[test]
-fn every_reference_case_matches_its_expected_output() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+/// Replays every case of `tests/data/<set>/cases` and compares it with `expected/`.
+fn replay_set(set: &str, at_least: usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(set);
     let mut names: Vec<_> = std::fs::read_dir(root.join("cases")).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
-    assert!(names.len() >= 30, "expected the reference's golden cases, found {}", names.len());
+    assert!(names.len() >= at_least, "expected at least {at_least} cases in {set}, found {}", names.len());
     let mut failed = Vec::new();
     for name in &names {
         let case = read_json(&root.join("cases").join(name));
@@ -122,4 +122,16 @@ fn every_reference_case_matches_its_expected_output() {
         }
     }
     assert!(failed.is_empty(), "{} of {} cases differ:\n{}", failed.len(), names.len(), failed.join("\n"));
+}
+
+/// The reference's own golden cases (copied from `shared/reference/`).
+#[test]
+fn reference_cases_match_their_expected_output() {
+    replay_set("reference", 30);
+}
+
+/// Our extra cases, whose expected outputs the reference produced (`make golden-extra`).
+#[test]
+fn extra_cases_match_the_reference_output() {
+    replay_set("extra", 22);
 }

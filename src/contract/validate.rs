@@ -224,8 +224,9 @@ impl Checker {
         self.literal(v, &join(path, key), options)
     }
 
-    /// An array of `min..=max` items, each checked by `item`. An over-long list is
-    /// refused without looking at its items, so the work stays bounded.
+    /// An array of `min..=max` items, each checked by `item`. As in the reference, the
+    /// maximum counts valid items and checking stops as soon as it is passed, so the
+    /// work stays bounded; the minimum counts the items given.
     pub fn list<T>(
         &mut self,
         v: &Value,
@@ -238,16 +239,16 @@ impl Checker {
             self.push(path, ViolationCode::WrongType, format!("Input should be an array, not {}", type_name(v)));
             return None;
         };
-        if items.len() > max {
-            self.push(path, ViolationCode::TooLong, format!("List should have at most {max} items, not {}", items.len()));
-            return None;
-        }
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = Vec::with_capacity(items.len().min(max));
         let mut ok = true;
         for (i, v) in items.iter().enumerate() {
             match item(self, v, &join_index(path, i)) {
                 Some(t) => out.push(t),
                 None => ok = false,
+            }
+            if out.len() > max {
+                self.push(path, ViolationCode::TooLong, format!("List should have at most {max} items, not {}", items.len()));
+                return None;
             }
         }
         if items.len() < min {

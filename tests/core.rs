@@ -1,0 +1,436 @@
+//! Unit tests of the core, rule by rule, including the article's mutations.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use evidence_check::assess::{assess, ClaimState, Status};
+use evidence_check::clock::{format_utc_micros, is_iso_datetime, Clock};
+use evidence_check::contract::validate::{is_blank, is_digest, is_filename, is_identifier};
+use evidence_check::digest::{canonical_json, digest_text, normalize_newlines, report_digest};
+use evidence_check::error::{ReviewErrorKind, StoreErrorKind};
+use evidence_check::render::{literal, render};
+use evidence_check::review::record_review;
+use evidence_check::{Contract, EvidenceStore, Report, Scope, SourceSpec, StoreError, StoreOptions};
+use serde_json::{json, Value};
+
+const NOW: &str = "2026-11-29T00:00:00+00:00";
+
+fn clock() -> Clock {
+    Clock::fixed(NOW).unwrap()
+}
+fn scope(t: &str) -> Scope {
+    Scope { tenant_id: t.into(), user_id: "u".into() }
+}
+fn spec(id: &str) -> SourceSpec {
+    SourceSpec::from_value(&json!({"source_id": id, "title": "T", "locator": "fixture:x", "filename": format!("{id}.md"), "kind": "fixture"})).unwrap()
+}
+fn store() -> EvidenceStore {
+    EvidenceStore::new(vec![spec("a"), spec("b")], StoreOptions::default(), clock()).unwrap()
+}
+const TEXT: &str = "# Title\nPlan A works offline.\nPlan B needs a network.\n";
+
+/// A one-claim report citing `quote` in source `a` at its unique position.
+fn report_citing(store: &EvidenceStore, s: &Scope, r: &evidence_check::SourceRef, quote: &str) -> Report {
+    let c = store.quote(s, r, quote, "c1").unwrap();
+    Report::from_value(&json!({
+        "title": "R",
+        "claims": [{"claim_id": "k1", "text": "Plan A works offline.", "kind": "fact", "citations": [c]}]
+    }))
+    .unwrap()
+}
+
+fn violations(v: Value) -> Vec<(String, String)> {
+    let e = Report::from_value(&v).unwrap_err();
+    e.violations.into_iter().map(|v| (v.path, v.code.code().to_owned())).collect()
+}
+
+fn valid_report() -> Value {
+    json!({
+        "title": "R",
+        "claims": [{"claim_id": "k1", "text": "x", "kind": "fact", "citations": [
+            {"citation_id": "c1", "ref": {"source_id": "a", "revision": 1, "digest": "0".repeat(64)}, "start": 0, "end": 1, "quote": "x"}
+        ]}]
+    })
+}
+
+#[test]
+fn patterns_follow_the_reference_and_reject_a_trailing_newline() {
+    assert!(is_identifier("a"));
+    assert!(is_identifier(&format!("a{}", "b".repeat(63))));
+    assert!(!is_identifier(&format!("a{}", "b".repeat(64))));
+    assert!(!is_identifier("a\n"));
+    assert!(!is_identifier("_a"));
+    assert!(!is_identifier("é"));
+    assert!(!is_identifier(""));
+    assert!(is_filename("plan_a.md"));
+    assert!(!is_filename("plan_a.md\n"));
+    assert!(!is_filename(".md"));
+    assert!(!is_filename("a.txt"));
+    assert!(is_digest(&"a".repeat(64)));
+    assert!(!is_digest(&"A".repeat(64)));
+    assert!(!is_digest(&format!("{}\n", "a".repeat(64))));
+}
+
+#[test]
+fn blank_follows_python_strip() {
+    assert!(is_blank(" \t\n\u{3000}\u{a0}\u{2028}\u{1c}\u{1f}"));
+    assert!(!is_blank("\u{200b}"));
+    assert!(!is_blank("\u{feff}"));
+}
+
+#[test]
+fn no_coercion_and_every_violation_listed_with_its_path() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["start"] = json!("0");
+    r["claims"][0]["citations"][0]["end"] = json!(true);
+    r["claims"][0]["citations"][0]["ref"]["revision"] = json!(1.0);
+    r["claims"][0]["text"] = json!(1);
+    r["extra"] = json!(null);
+    let got = violations(r);
+    assert_eq!(
+        got,
+        vec![
+            ("/extra".to_owned(), "extra_field".to_owned()),
+            ("/claims/0/text".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/ref/revision".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/start".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/end".to_owned(), "wrong_type".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn numbers_below_their_minimum_and_missing_fields() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["start"] = json!(-1);
+    r["claims"][0]["citations"][0]["end"] = json!(0);
+    r["claims"][0].as_object_mut().unwrap().remove("kind");
+    assert_eq!(
+        violations(r),
+        vec![
+            ("/claims/0/kind".to_owned(), "missing".to_owned()),
+            ("/claims/0/citations/0/start".to_owned(), "too_small".to_owned()),
+            ("/claims/0/citations/0/end".to_owned(), "too_small".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn lengths_count_code_points() {
+    let mut r = valid_report();
+    r["title"] = json!("😀".repeat(120));
+    assert!(Report::from_value(&r).is_ok());
+    r["title"] = json!("😀".repeat(121));
+    assert_eq!(violations(r), vec![("/title".to_owned(), "too_long".to_owned())]);
+}
+
+#[test]
+fn cross_field_rules_each_reported() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["end"] = json!(0);
+    r["claims"][0]["citations"][0]["start"] = json!(0);
+    // end >= 1 is a field rule; start == end is the range rule.
+    r["claims"][0]["citations"][0]["end"] = json!(1);
+    r["claims"][0]["citations"][0]["start"] = json!(1);
+    assert_eq!(violations(r.clone()), vec![("/claims/0/citations/0".to_owned(), "empty_range".to_owned())]);
+
+    let mut r = valid_report();
+    r["claims"][0]["kind"] = json!("inference");
+    r["claims"][0]["rationale"] = json!(" \u{3000}");
+    assert_eq!(violations(r), vec![("/claims/0".to_owned(), "blank_claim".to_owned())]);
+
+    // Several report-level rules at once: all are listed, at the report's root.
+    let mut r = valid_report();
+    let claim = r["claims"][0].clone();
+    let mut other = claim.clone();
+    other["citations"][0]["quote"] = json!("y");
+    other["citations"] = json!([other["citations"][0].clone(), other["citations"][0].clone()]);
+    r["claims"] = json!([claim.clone(), claim, other]);
+    r["conflicts"] = json!([{"claim_ids": ["k1", "k1"], "reason": "r"}, {"claim_ids": ["k1", "zz"], "reason": "r"}]);
+    assert_eq!(
+        violations(r),
+        vec![
+            ("".to_owned(), "duplicate_claim_id".to_owned()),
+            ("".to_owned(), "duplicate_citation_in_claim".to_owned()),
+            ("".to_owned(), "citation_id_conflict".to_owned()),
+            ("".to_owned(), "duplicate_conflict_member".to_owned()),
+            ("".to_owned(), "unknown_conflict_member".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn list_limits() {
+    let mut r = valid_report();
+    let c = r["claims"][0]["citations"][0].clone();
+    r["claims"][0]["citations"] = json!([c.clone(), c.clone(), c.clone(), c.clone(), c]);
+    r["gaps"] = json!(vec!["g"; 9]);
+    r["conflicts"] = json!([{"claim_ids": ["k1"], "reason": "r"}]);
+    assert_eq!(
+        violations(r),
+        vec![
+            ("/claims/0/citations".to_owned(), "too_long".to_owned()),
+            ("/conflicts/0/claim_ids".to_owned(), "too_short".to_owned()),
+            ("/gaps".to_owned(), "too_long".to_owned()),
+        ]
+    );
+    let mut r = valid_report();
+    r["claims"] = json!([]);
+    assert_eq!(violations(r), vec![("/claims".to_owned(), "too_short".to_owned())]);
+}
+
+#[test]
+fn json_text_duplicate_keys_and_size_limit() {
+    let e = Report::from_json(r#"{"title": "a", "title": "b", "claims": []}"#).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "duplicate_key");
+    let e = Report::from_json("{").unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "invalid_json");
+    let e = Report::from_json_limited(&valid_report().to_string(), 10).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "input_too_large");
+    let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+    let e = Report::from_json(&deep).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "too_deep");
+}
+
+#[test]
+fn canonical_json_is_pythons_sorted_compact_form() {
+    let v = json!({"b": "q\"\\\u{0}\u{1f}\u{7f}\u{2028}é😀\n\t\r\u{8}\u{c}", "a": [1, {"z": true, "é": null, "Z": "x"}], "ä": 1, "B": 2});
+    // Printed by Python: json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    let python = "{\"B\":2,\"a\":[1,{\"Z\":\"x\",\"z\":true,\"\u{e9}\":null}],\"b\":\"q\\\"\\\\\\u0000\\u001f\u{7f}\u{2028}\u{e9}\u{1f600}\\n\\t\\r\\b\\f\",\"\u{e4}\":1}";
+    assert_eq!(canonical_json(&v), python);
+}
+
+#[test]
+fn newline_normalisation() {
+    assert_eq!(normalize_newlines("a\r\nb\rc\n\r\r\n"), "a\nb\nc\n\n\n");
+    assert_eq!(normalize_newlines("plain"), "plain");
+    assert_eq!(digest_text("a\r\nb"), digest_text("a\nb"));
+    assert_eq!(digest_text(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+#[test]
+fn literal_matches_python() {
+    let input = "  a\u{3000}b\u{a0}c\u{2028}d\u{1c}e\u{200b}f\u{feff}g  <h> & [x](javascript:y) `*_{}#+-.!|>~\\ http://x.y/@z:1 ";
+    let python = "a b c d e\u{200b}f\u{feff}g &lt;h&gt; &amp; \\[x\\]\\(javascript:y\\) \\`\\*\\_\\{\\}\\#\\+\\-\\.\\!\\|&gt;\\~\\\\ http://x\\.y/@z:1";
+    assert_eq!(literal(input), python);
+}
+
+#[test]
+fn clock_formats_and_checks() {
+    assert_eq!(format_utc_micros(0), "1970-01-01T00:00:00+00:00");
+    assert_eq!(format_utc_micros(1_795_975_867_123_000), "2026-11-29T18:11:07.123000+00:00");
+    assert_eq!(format_utc_micros(951_782_400_000_001), "2000-02-29T00:00:00.000001+00:00");
+    assert!(is_iso_datetime(NOW));
+    assert!(is_iso_datetime("2024-02-29T23:59:59.5Z"));
+    assert!(!is_iso_datetime("2023-02-29T00:00:00Z"));
+    assert!(!is_iso_datetime("2026-11-29 00:00:00+00:00"));
+    assert!(!is_iso_datetime("2026-11-29T00:00:00"));
+    assert!(Clock::fixed("yesterday").is_err());
+}
+
+#[test]
+fn store_catalogue_limits() {
+    let many: Vec<SourceSpec> = (0..17).map(|i| spec(&format!("s{i}"))).collect();
+    let err = EvidenceStore::new(many.clone(), StoreOptions::default(), clock()).unwrap_err();
+    assert_eq!(err, StoreError::Store(StoreErrorKind::CatalogueInvalid));
+    let raised = StoreOptions { max_sources: 17, ..StoreOptions::default() };
+    assert!(EvidenceStore::new(many, raised, clock()).is_ok());
+    let err = EvidenceStore::new(vec![spec("a"), spec("a")], StoreOptions::default(), clock()).unwrap_err();
+    assert_eq!(err.code(), "catalogue_invalid");
+}
+
+#[test]
+fn ingest_rules_and_revisions() {
+    let mut st = store();
+    let s = scope("t");
+    assert_eq!(st.ingest(&s, "zz", "x").unwrap_err().code(), "unknown_source");
+    assert_eq!(st.ingest(&s, "a", " \n").unwrap_err().code(), "empty_content");
+    // 24,000 bytes before normalisation: CRLF counts two bytes.
+    let crlf = "a\r\n".repeat(8000);
+    assert_eq!(crlf.len(), 24_000);
+    assert!(st.ingest(&s, "a", &crlf).is_ok());
+    assert_eq!(st.ingest(&s, "a", &format!("{crlf}x")).unwrap_err().code(), "source_too_large");
+
+    let mut st = store();
+    let r1 = st.ingest(&s, "a", "A").unwrap();
+    assert_eq!(r1.revision, 1);
+    assert_eq!(st.ingest(&s, "a", "A").unwrap(), r1, "identical content keeps the ref");
+    assert_eq!(st.ingest(&s, "a", "B").unwrap().revision, 2);
+    assert_eq!(st.ingest(&s, "a", "A").unwrap().revision, 3, "A -> B -> A is a new revision");
+    st.remove(&s, "a").unwrap();
+    assert_eq!(st.ingest(&s, "a", "A").unwrap().revision, 4, "removal keeps the counter");
+}
+
+#[test]
+fn fetched_at_is_kept_for_identical_content() {
+    let mut st = EvidenceStore::new(vec![spec("a")], StoreOptions::default(), Clock::fixed("2020-01-01T00:00:00Z").unwrap()).unwrap();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", "A").unwrap();
+    st.set_clock(clock());
+    st.ingest(&s, "a", "A").unwrap();
+    assert_eq!(st.get(&s, &r).unwrap().fetched_at, "2020-01-01T00:00:00Z");
+}
+
+#[test]
+fn read_results_are_checked_against_the_spec() {
+    let mut st = store();
+    let s = scope("t");
+    let ok = json!({"status": "ok", "data": {"filename": "a.md", "content": "A"}});
+    assert_eq!(st.ingest_read_result(&s, "a", &ok).unwrap().revision, 1);
+    assert_eq!(st.ingest_read_result(&s, "b", &ok).unwrap_err().code(), "read_mismatch");
+    assert_eq!(st.ingest_read_result(&s, "a", &json!("x")).unwrap_err().code(), "read_result_not_object");
+    let bad = json!({"status": "error", "data": {"filename": "a.md", "content": "A"}});
+    match st.ingest_read_result(&s, "a", &bad).unwrap_err() {
+        StoreError::Contract(c) => assert_eq!(c.violations[0].path, "/status"),
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_articles_mutations() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let pending = assess(&s, &report, &st, &[]).unwrap();
+    assert_eq!(pending.status, Status::NeedsReview);
+
+    let issue_codes = |report: &Report, st: &EvidenceStore, s: &Scope| {
+        let a = assess(s, report, st, &[]).unwrap();
+        assert_eq!(a.status, Status::Invalid);
+        assert_eq!(a.state("k1"), Some(ClaimState::Invalid));
+        a.issues.iter().map(|i| i.code).collect::<Vec<_>>()
+    };
+
+    // Tampered quote.
+    let mut tampered = report.clone();
+    tampered.claims[0].citations[0].quote = "Plan A works online.".into();
+    assert_eq!(issue_codes(&tampered, &st, &s), ["quote_mismatch"]);
+    // Shifted range.
+    let mut shifted = report.clone();
+    shifted.claims[0].citations[0].start += 1;
+    shifted.claims[0].citations[0].end += 1;
+    assert_eq!(issue_codes(&shifted, &st, &s), ["quote_mismatch"]);
+    // Past the end.
+    let mut past = report.clone();
+    past.claims[0].citations[0].end = 10_000;
+    assert_eq!(issue_codes(&past, &st, &s), ["range_out_of_bounds"]);
+    // Wrong scope: another tenant sees nothing.
+    assert_eq!(issue_codes(&report, &st, &scope("other")), ["ref_unavailable"]);
+    // Wrong digest fails the version check first.
+    let mut digest = report.clone();
+    digest.claims[0].citations[0].source_ref.digest = "0".repeat(64);
+    assert_eq!(issue_codes(&digest, &st, &s), ["ref_unavailable"]);
+    // Stale revision.
+    let mut st2 = store();
+    st2.ingest(&s, "a", TEXT).unwrap();
+    st2.ingest(&s, "a", &format!("{TEXT}More.\n")).unwrap();
+    assert_eq!(issue_codes(&report, &st2, &s), ["ref_unavailable"]);
+    // Removed, then re-ingested with the same text: a new revision, the old citation stays dead.
+    let mut st3 = store();
+    st3.ingest(&s, "a", TEXT).unwrap();
+    st3.remove(&s, "a").unwrap();
+    assert_eq!(st3.ingest(&s, "a", TEXT).unwrap().revision, 2);
+    assert_eq!(issue_codes(&report, &st3, &s), ["ref_unavailable"]);
+}
+
+#[test]
+fn reviews_are_bound_to_scope_and_digest() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let review = record_review(&s, &report, "k1", "supported", "checked", &clock()).unwrap();
+    assert_eq!(review.report_digest, report_digest(&report));
+    let a = assess(&s, &report, &st, std::slice::from_ref(&review)).unwrap();
+    assert_eq!(a.status, Status::ReviewedCandidate);
+
+    // A review of another report (edited text) does not carry over.
+    let mut edited = report.clone();
+    edited.claims[0].text = "Plan A works offline, always.".into();
+    assert_eq!(assess(&s, &edited, &st, std::slice::from_ref(&review)).unwrap_err(), ReviewErrorKind::ReviewMismatch);
+    // Nor a review from another scope, nor a duplicate.
+    let other = record_review(&scope("x"), &report, "k1", "supported", "n", &clock()).unwrap();
+    assert_eq!(assess(&s, &report, &st, &[other]).unwrap_err(), ReviewErrorKind::ReviewMismatch);
+    assert_eq!(assess(&s, &report, &st, &[review.clone(), review]).unwrap_err(), ReviewErrorKind::ReviewMismatch);
+
+    assert_eq!(record_review(&s, &report, "zz", "supported", "n", &clock()).unwrap_err(), ReviewErrorKind::UnknownClaim);
+    assert_eq!(record_review(&s, &report, "k1", "approved", "n", &clock()).unwrap_err(), ReviewErrorKind::InvalidVerdict);
+    assert_eq!(record_review(&s, &report, "k1", "supported", "\u{3000}", &clock()).unwrap_err(), ReviewErrorKind::InvalidNote);
+    assert!(record_review(&s, &report, "k1", "supported", &"n".repeat(1000), &clock()).is_ok());
+    assert_eq!(record_review(&s, &report, "k1", "supported", &"n".repeat(1001), &clock()).unwrap_err(), ReviewErrorKind::InvalidNote);
+}
+
+#[test]
+fn state_precedence() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let c = st.quote(&s, &r, "Plan A works offline.", "c1").unwrap();
+    let report = Report::from_value(&json!({
+        "title": "R",
+        "claims": [
+            {"claim_id": "none", "text": "t", "kind": "fact"},
+            {"claim_id": "d1", "text": "t", "kind": "fact", "citations": [c]},
+            {"claim_id": "d2", "text": "t", "kind": "fact", "citations": [c]},
+            {"claim_id": "ok", "text": "t", "kind": "fact", "citations": [c]}
+        ],
+        "conflicts": [{"claim_ids": ["d1", "d2"], "reason": "opposite"}]
+    }))
+    .unwrap();
+    let reviews: Vec<_> = ["none", "d1", "ok"]
+        .iter()
+        .map(|id| record_review(&s, &report, id, "supported", "n", &clock()).unwrap())
+        .collect();
+    let a = assess(&s, &report, &st, &reviews).unwrap();
+    let states: Vec<_> = a.claims.iter().map(|(id, st)| (id.as_str(), *st)).collect();
+    assert_eq!(
+        states,
+        [
+            ("none", ClaimState::Insufficient),
+            ("d1", ClaimState::Disputed),
+            ("d2", ClaimState::Disputed),
+            ("ok", ClaimState::Supported)
+        ]
+    );
+    assert_eq!(a.status, Status::Partial);
+}
+
+#[test]
+fn render_refuses_invalid_and_oversize() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let mut report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let ok = render(&s, &report, &st, &[], &clock()).unwrap();
+    assert_eq!(ok.content_digest, evidence_check::digest::sha256_hex(&ok.content));
+    assert!(ok.content.contains("状态:needs_review;导出时间:2026-11-29T00:00:00+00:00"));
+    assert!(ok.content.contains("字符区间:[8, 29);行:2—2"));
+    report.claims[0].citations[0].quote = "tampered".into();
+    assert_eq!(render(&s, &report, &st, &[], &clock()).unwrap_err().code(), "report_invalid");
+}
+
+#[test]
+fn quote_needs_a_unique_passage_and_a_valid_id() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", "xx 😀 yy 😀 zz").unwrap();
+    assert_eq!(st.quote(&s, &r, "😀", "q").unwrap_err().code(), "quote_not_unique");
+    assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_unique");
+    assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_unique");
+    let c = st.quote(&s, &r, "yy 😀", "q").unwrap();
+    assert_eq!((c.start, c.end), (5, 9), "code points, not bytes or UTF-16 units");
+    match st.quote(&s, &r, "zz", "bad id").unwrap_err() {
+        StoreError::Contract(e) => assert_eq!(e.violations[0].path, "/citation_id"),
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_closed_store_refuses_everything() {
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", "A").unwrap();
+    st.close();
+    assert_eq!(st.ingest(&s, "a", "A").unwrap_err().code(), "store_closed");
+    assert_eq!(st.get(&s, &r).unwrap_err().code(), "store_closed");
+    assert_eq!(st.remove(&s, "a").unwrap_err().code(), "store_closed");
+}

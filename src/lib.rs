@@ -15,7 +15,7 @@ pub mod review;
 pub mod store;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};
 pub use bundle::{check_bundle, Bundle, BundleOptions, BundleResult};

@@ -252,7 +252,7 @@ impl Checker {
             }
         }
         if items.len() < min {
-            self.push(path, ViolationCode::TooShort, format!("List should have at least {min} items, not {}", items.len()));
+            self.push(path, ViolationCode::TooShort, format!("List should have at least {min} item{}, not {}", if min == 1 { "" } else { "s" }, items.len()));
             return None;
         }
         ok.then_some(out)

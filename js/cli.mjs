@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// evidence-check command line: check a bundle, or print a source digest.
+import { readFileSync, writeFileSync } from "node:fs";
+import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
+
+const USAGE = `usage:
+  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601]
+  evidence-check digest FILE
+  evidence-check --help | --version
+
+check   assesses the bundle's report against its sources and reviews, prints the
+        status, each claim's state and the issues, and writes the Markdown artifact
+        with --out. Exit code: 0 reviewed_candidate, 1 needs_review or partial,
+        2 invalid, 3 unusable input.
+digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
+
+const UNUSABLE = 3;
+
+class UsageError extends Error {
+  constructor(message) {
+    super(message);
+    this.code = "usage";
+  }
+}
+
+function parseArgs(argv) {
+  const opts = { positional: [], out: undefined, json: false, now: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === "--out") opts.out = value();
+    else if (a === "--now") opts.now = value();
+    else if (a === "--json") opts.json = true;
+    else if (a === "--help" || a === "-h") opts.help = true;
+    else if (a === "--version") opts.version = true;
+    else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
+    else opts.positional.push(a);
+  }
+  return opts;
+}
+
+/** Reads a file as UTF-8, refusing invalid bytes rather than replacing them. */
+function readText(path) {
+  const bytes = readFileSync(path);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const err = new Error(`${path} is not valid UTF-8`);
+    err.code = "invalid_utf8";
+    throw err;
+  }
+}
+
+function pad(s, n) {
+  return s + " ".repeat(Math.max(0, n - [...s].length));
+}
+
+function printTable(result, bundle) {
+  const a = result.assessment;
+  const lines = [];
+  lines.push(`status: ${a.status}`);
+  lines.push(`  ${STATUS_MEANING[a.status]}`);
+  lines.push(`report digest: ${a.report_digest}`);
+  lines.push("");
+  const kinds = new Map((bundle?.report?.claims ?? []).map((c) => [c.claim_id, c.kind]));
+  const ids = Object.keys(a.claims);
+  const w = Math.max(5, ...ids.map((id) => [...id].length));
+  lines.push(`${pad("claim", w)}  ${pad("kind", 10)}  state`);
+  for (const id of ids) lines.push(`${pad(id, w)}  ${pad(kinds.get(id) ?? "", 10)}  ${a.claims[id]}`);
+  lines.push("");
+  if (a.issues.length === 0) lines.push("issues: none");
+  else {
+    lines.push(`issues: ${a.issues.length}`);
+    for (const i of a.issues) lines.push(`  ${i.claim_id} / ${i.citation_id}: ${i.code} — ${i.message}`);
+  }
+  if (result.render_error) lines.push(`artifact: not rendered — ${result.render_error.code}: ${result.render_error.message}`);
+  return lines.join("\n");
+}
+
+function check(lib, opts) {
+  if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json");
+  const path = opts.positional[1];
+  const text = readText(path);
+  const options = { render: true };
+  if (opts.now !== undefined) options.now = opts.now;
+  const result = lib.checkBundle(text, options);
+  if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  } else {
+    let bundle;
+    try {
+      bundle = JSON.parse(text);
+    } catch {
+      bundle = undefined;
+    }
+    process.stdout.write(printTable(result, bundle) + "\n");
+    if (opts.out !== undefined) {
+      process.stdout.write(
+        result.artifact
+          ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})\n`
+          : `artifact: not written to ${opts.out}\n`,
+      );
+    }
+  }
+  return STATUS_EXIT[result.assessment.status];
+}
+
+function digest(lib, opts) {
+  if (opts.positional.length !== 2) throw new UsageError("digest takes one FILE");
+  process.stdout.write(lib.digestText(readText(opts.positional[1])) + "\n");
+  return 0;
+}
+
+function describe(err) {
+  const prefix = err.code && !String(err.message).startsWith(err.code) ? err.code + ": " : "";
+  const lines = [`evidence-check: ${prefix}${err.message}`];
+  if (Array.isArray(err.issues)) {
+    for (const i of err.issues) lines.push(`  ${i.path === "" ? "/" : i.path}: ${i.message} (${i.code})`);
+  }
+  return lines.join("\n");
+}
+
+export function main(argv) {
+  let opts;
+  try {
+    opts = parseArgs(argv);
+    if (opts.help) {
+      process.stdout.write(USAGE + "\n");
+      return 0;
+    }
+    if (opts.version) {
+      process.stdout.write("evidence-check 0.1.0\n");
+      return 0;
+    }
+    const lib = loadPackage();
+    switch (opts.positional[0]) {
+      case "check":
+        return check(lib, opts);
+      case "digest":
+        return digest(lib, opts);
+      default:
+        throw new UsageError(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
+    }
+  } catch (err) {
+    process.stderr.write(describe(err) + "\n");
+    if (err instanceof UsageError) process.stderr.write(USAGE + "\n");
+    return UNUSABLE;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

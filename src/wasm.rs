@@ -1,0 +1,479 @@
+//! The JavaScript binding: the only file that touches wasm-bindgen and js-sys.
+//!
+//! Data crosses the boundary as JSON text once per argument and once per result, with
+//! the reference's snake_case field names. Every thrown value is an `Error` whose
+//! `name` is `ContractError` (with `.issues`) or `EvidenceError`, with a stable `.code`.
+
+use js_sys::{JsString, Reflect, JSON};
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::bundle::{check_bundle as core_check_bundle, Bundle, BundleError, BundleOptions};
+use crate::clock::Clock;
+use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
+use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
+use crate::error::{ContractError, RenderError, StoreError};
+use crate::review::Review;
+use crate::store::{EvidenceStore as CoreStore, StoreOptions};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** Whose data this is; identifiers match `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`. */
+export interface Scope { tenant_id: string; user_id: string; }
+/** One entry of the host's trusted catalogue. */
+export interface SourceSpec {
+  source_id: string; title: string; locator: string;
+  /** `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$` */
+  filename: string;
+  kind: "fixture" | "public";
+}
+/** Names one revision of one source by the SHA-256 hex of its LF-normalised text. */
+export interface SourceRef { source_id: string; revision: number; digest: string; }
+/** A read tool's business result. */
+export interface ReadResult { status: "ok"; message?: string; data: { filename: string; content: string }; }
+/** A passage: half-open range of code points `[start, end)` and the exact text there. */
+export interface Citation { citation_id: string; ref: SourceRef; start: number; end: number; quote: string; }
+export type ClaimKind = "fact" | "inference";
+export interface Claim { claim_id: string; text: string; kind: ClaimKind; rationale?: string; citations?: Citation[]; }
+export interface Conflict { claim_ids: string[]; reason: string; }
+/** A candidate report, as a model writes it. */
+export interface Report { title: string; claims: Claim[]; conflicts?: Conflict[]; gaps?: string[]; }
+/** A report as parsed: every default filled in. */
+export interface ParsedReport { title: string; claims: Required<Claim>[]; conflicts: Conflict[]; gaps: string[]; }
+/** One stored revision of a source. */
+export interface Snapshot { spec: SourceSpec; ref: SourceRef; content: string; fetched_at: string; }
+export type Verdict = "supported" | "insufficient" | "contradicted";
+/** A recorded review, bound to the scope and the digest of the exact report reviewed. */
+export interface Review { scope: Scope; report_digest: string; claim_id: string; verdict: Verdict; note: string; reviewed_at: string; }
+export type ClaimState = "invalid" | "insufficient" | "disputed" | "pending_review" | "supported" | "contradicted";
+export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidate";
+/** A citation that failed its check. */
+export interface Issue { claim_id: string; citation_id: string; code: string; message: string; }
+export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
+/** The rendered Markdown artifact. */
+export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }
+/** One source of a bundle: its spec and its text at a known revision (default 1). */
+export interface BundleSource { spec: SourceSpec; content: string; revision?: number; fetched_at?: string; }
+/** Everything one stateless check needs. */
+export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; }
+export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
+/** Options of a store: a fixed clock and the catalogue and source-size limits. */
+export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
+export interface ClockOptions { now?: string; }
+export interface CheckBundleOptions { now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number; }
+/** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
+export interface ContractIssue { path: string; code: string; message: string; }
+/** What every function throws: an `Error` with a stable `code`. */
+export interface EvidenceCheckError extends Error {
+  name: "ContractError" | "EvidenceError";
+  code: string;
+  /** Every violation, for a `ContractError`. */
+  issues?: ContractIssue[];
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "Scope")]
+    pub type JsScope;
+    #[wasm_bindgen(typescript_type = "SourceSpec[]")]
+    pub type JsSpecs;
+    #[wasm_bindgen(typescript_type = "SourceRef")]
+    pub type JsSourceRef;
+    #[wasm_bindgen(typescript_type = "ReadResult")]
+    pub type JsReadResult;
+    #[wasm_bindgen(typescript_type = "Citation")]
+    pub type JsCitation;
+    #[wasm_bindgen(typescript_type = "Report | string")]
+    pub type JsReportInput;
+    #[wasm_bindgen(typescript_type = "ParsedReport")]
+    pub type JsParsedReport;
+    #[wasm_bindgen(typescript_type = "Snapshot")]
+    pub type JsSnapshot;
+    #[wasm_bindgen(typescript_type = "Verdict")]
+    pub type JsVerdict;
+    #[wasm_bindgen(typescript_type = "Review")]
+    pub type JsReview;
+    #[wasm_bindgen(typescript_type = "Review[]")]
+    pub type JsReviews;
+    #[wasm_bindgen(typescript_type = "Assessment")]
+    pub type JsAssessment;
+    #[wasm_bindgen(typescript_type = "Artifact")]
+    pub type JsArtifact;
+    #[wasm_bindgen(typescript_type = "Bundle | string")]
+    pub type JsBundleInput;
+    #[wasm_bindgen(typescript_type = "BundleResult")]
+    pub type JsBundleResult;
+    #[wasm_bindgen(typescript_type = "StoreOptions")]
+    pub type JsStoreOptions;
+    #[wasm_bindgen(typescript_type = "ClockOptions")]
+    pub type JsClockOptions;
+    #[wasm_bindgen(typescript_type = "CheckBundleOptions")]
+    pub type JsCheckBundleOptions;
+}
+
+#[cfg(feature = "console_error_panic_hook")]
+#[wasm_bindgen(start, skip_typescript)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+// ---- errors -------------------------------------------------------------------------
+
+fn js_error(name: &str, code: &str, message: &str) -> js_sys::Error {
+    let e = js_sys::Error::new(message);
+    e.set_name(name);
+    let _ = Reflect::set(&e, &JsValue::from_str("code"), &JsValue::from_str(code));
+    e
+}
+
+fn evidence_error(code: &str, message: &str) -> JsValue {
+    js_error("EvidenceError", code, message).into()
+}
+
+fn contract_error(e: &ContractError) -> JsValue {
+    let err = js_error("ContractError", e.code(), &e.message());
+    let issues = to_js(&e.violations).unwrap_or(JsValue::NULL);
+    let _ = Reflect::set(&err, &JsValue::from_str("issues"), &issues);
+    let _ = Reflect::set(&err, &JsValue::from_str("subject"), &JsValue::from_str(e.subject));
+    err.into()
+}
+
+fn argument_error(message: String) -> JsValue {
+    evidence_error("invalid_argument", &message)
+}
+
+fn store_error(e: StoreError) -> JsValue {
+    match e {
+        StoreError::Contract(c) => contract_error(&c),
+        StoreError::Store(k) => evidence_error(k.code(), k.message()),
+    }
+}
+
+fn render_error(e: RenderError) -> JsValue {
+    evidence_error(e.code(), e.message())
+}
+
+fn bundle_error(e: BundleError) -> JsValue {
+    match e {
+        BundleError::Contract(c) => contract_error(&c),
+        other => evidence_error(other.code(), &other.message()),
+    }
+}
+
+// ---- crossing the boundary ----------------------------------------------------------
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| evidence_error("internal", &e.to_string()))?;
+    JSON::parse(&text)
+}
+
+fn typed<T: JsCast>(value: &(impl Serialize + ?Sized)) -> Result<T, JsValue> {
+    to_js(value).map(JsCast::unchecked_into)
+}
+
+/// A string argument; a lone surrogate is refused, never replaced.
+fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    let Some(s) = value.dyn_ref::<JsString>() else {
+        return Err(argument_error(format!("{name} must be a string")));
+    };
+    if !s.is_valid_utf16() {
+        return Err(evidence_error("invalid_unicode", &format!("{name} contains an unpaired surrogate; it is not valid Unicode")));
+    }
+    Ok(String::from(s))
+}
+
+/// The JSON text of an argument: a string is taken as JSON text when `text_ok`,
+/// anything else is serialised once with `JSON.stringify`.
+fn json_text(value: &JsValue, text_ok: bool, name: &str) -> Result<String, JsValue> {
+    if text_ok && value.is_string() {
+        return text_arg(value, name);
+    }
+    if value.is_undefined() || value.is_function() || value.is_symbol() {
+        return Err(argument_error(format!("{name} must be a JSON value")));
+    }
+    let s = JSON::stringify(value).map_err(|_| argument_error(format!("{name} cannot be serialised as JSON")))?;
+    Ok(String::from(s))
+}
+
+fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+    let text = json_text(value, text_ok, name)?;
+    T::from_json_limited(&text, DEFAULT_MAX_INPUT_BYTES).map_err(|e| contract_error(&e))
+}
+
+fn value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = json_text(value, false, name)?;
+    parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
+}
+
+fn reviews_arg(value: Option<JsReviews>) -> Result<Vec<Review>, JsValue> {
+    let Some(value) = value else { return Ok(Vec::new()) };
+    let value: JsValue = value.into();
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let v = value_arg(&value, "reviews")?;
+    let mut c = crate::contract::validate::Checker::default();
+    match c.list(&v, "", 0, usize::MAX, Review::check) {
+        Some(r) if c.violations.is_empty() => Ok(r),
+        _ => Err(contract_error(&ContractError { subject: "reviews", violations: c.violations })),
+    }
+}
+
+/// Reads an options object: only the listed keys are allowed.
+struct Options {
+    obj: Option<js_sys::Object>,
+}
+
+impl Options {
+    fn new(value: Option<JsValue>, allowed: &[&str], name: &str) -> Result<Options, JsValue> {
+        let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+            return Ok(Options { obj: None });
+        };
+        let Some(obj) = value.dyn_ref::<js_sys::Object>().filter(|_| !value.is_function()) else {
+            return Err(argument_error(format!("{name} must be an object")));
+        };
+        for key in js_sys::Object::keys(obj).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !allowed.contains(&key.as_str()) {
+                return Err(argument_error(format!("{name} has an unknown option '{key}' (allowed: {})", allowed.join(", "))));
+            }
+        }
+        Ok(Options { obj: Some(obj.clone()) })
+    }
+
+    fn get(&self, key: &str) -> Option<JsValue> {
+        let obj = self.obj.as_ref()?;
+        Reflect::get(obj, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined())
+    }
+
+    fn clock(&self) -> Result<Clock, JsValue> {
+        match self.get("now") {
+            Some(v) => {
+                let now = text_arg(&v, "options.now")?;
+                Clock::fixed(&now).map_err(|k| evidence_error(k.code(), k.message()))
+            }
+            None => Ok(host_clock()),
+        }
+    }
+
+    fn count(&self, key: &str, default: usize) -> Result<usize, JsValue> {
+        let Some(v) = self.get(key) else { return Ok(default) };
+        match v.as_f64() {
+            Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
+            _ => Err(argument_error(format!("options.{key} must be a whole number from 0 to 2^53 - 1"))),
+        }
+    }
+
+    fn flag(&self, key: &str, default: bool) -> Result<bool, JsValue> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v.as_bool().ok_or_else(|| argument_error(format!("options.{key} must be a boolean"))),
+        }
+    }
+
+    fn store(&self) -> Result<StoreOptions, JsValue> {
+        let d = StoreOptions::default();
+        Ok(StoreOptions {
+            max_sources: self.count("maxSources", d.max_sources)?,
+            max_source_bytes: self.count("maxSourceBytes", d.max_source_bytes)?,
+        })
+    }
+}
+
+fn host_micros() -> i64 {
+    (js_sys::Date::now() * 1000.0) as i64
+}
+
+fn host_clock() -> Clock {
+    Clock::Source(host_micros)
+}
+
+fn clock_arg(options: Option<JsClockOptions>) -> Result<Clock, JsValue> {
+    Options::new(options.map(Into::into), &["now"], "options")?.clock()
+}
+
+// ---- the store ----------------------------------------------------------------------
+
+/// Snapshots of the sources of a trusted catalogue, per scope.
+#[wasm_bindgen]
+pub struct EvidenceStore {
+    inner: CoreStore,
+}
+
+#[wasm_bindgen]
+impl EvidenceStore {
+    /// A store over a trusted catalogue. Throws when there are more than `maxSources`
+    /// specs (default 16) or two share a `source_id`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
+        let v = value_arg(&specs.into(), "specs")?;
+        let specs = crate::contract::specs_from_value(&v).map_err(|e| contract_error(&e))?;
+        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes"], "options")?;
+        let inner = CoreStore::new(specs, options.store()?, options.clock()?).map_err(store_error)?;
+        Ok(EvidenceStore { inner })
+    }
+
+    /// Stores a source's text (CRLF and CR become LF) and returns its ref.
+    pub fn ingest(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_id = text_arg(&source_id, "sourceId")?;
+        let content = text_arg(&content, "content")?;
+        let r = self.inner.ingest(&scope, &source_id, &content).map_err(store_error)?;
+        typed(&r)
+    }
+
+    /// Checks a read tool's result against the spec, then stores its text.
+    #[wasm_bindgen(js_name = ingestReadResult)]
+    pub fn ingest_read_result(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_id = text_arg(&source_id, "sourceId")?;
+        let result = value_arg(&result.into(), "result")?;
+        let r = self.inner.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
+        typed(&r)
+    }
+
+    /// The snapshot a ref names, if it is still current in this scope.
+    pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let s = self.inner.get(&scope, &source_ref).map_err(store_error)?;
+        typed(&**s)
+    }
+
+    /// Checks that a citation's range of its current snapshot holds exactly its quote.
+    #[wasm_bindgen(js_name = checkCitation)]
+    pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let citation: Citation = parse_arg(&citation.into(), false, "citation")?;
+        let s = self.inner.check_citation(&scope, &citation).map_err(store_error)?;
+        typed(&**s)
+    }
+
+    /// Makes a citation from the only occurrence of `text` in the snapshot.
+    pub fn quote(
+        &self,
+        scope: JsScope,
+        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+    ) -> Result<JsCitation, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let text = text_arg(&text, "text")?;
+        let citation_id = text_arg(&citation_id, "citationId")?;
+        let c = self.inner.quote(&scope, &source_ref, &text, &citation_id).map_err(store_error)?;
+        typed(&c)
+    }
+
+    /// Drops the current snapshot; the revision counter stays.
+    pub fn remove(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_id = text_arg(&source_id, "sourceId")?;
+        self.inner.remove(&scope, &source_id).map_err(store_error)
+    }
+
+    /// Drops every snapshot; the store accepts nothing more.
+    pub fn close(&mut self) {
+        self.inner.close();
+    }
+}
+
+// ---- functions ----------------------------------------------------------------------
+
+/// Parses and checks a report (JSON text or an object). Throws a `ContractError`
+/// listing every violation.
+#[wasm_bindgen(js_name = parseReport)]
+pub fn parse_report(input: JsReportInput) -> Result<JsParsedReport, JsValue> {
+    let report: Report = parse_arg(&input.into(), true, "report")?;
+    typed(&report)
+}
+
+/// SHA-256 hex of the report's canonical JSON.
+#[wasm_bindgen(js_name = reportDigest)]
+pub fn report_digest(report: JsReportInput) -> Result<String, JsValue> {
+    let report: Report = parse_arg(&report.into(), true, "report")?;
+    Ok(crate::digest::report_digest(&report))
+}
+
+/// SHA-256 hex of the LF-normalised text: a source's digest.
+#[wasm_bindgen(js_name = digestText)]
+pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<String, JsValue> {
+    Ok(crate::digest::digest_text(&text_arg(&text, "text")?))
+}
+
+/// Records a reviewer's verdict on one claim, bound to the scope and report digest.
+#[wasm_bindgen(js_name = recordReview)]
+pub fn record_review(
+    scope: JsScope,
+    report: JsReportInput,
+    #[wasm_bindgen(js_name = claimId, unchecked_param_type = "string")] claim_id: JsValue,
+    verdict: JsVerdict,
+    #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
+    options: Option<JsClockOptions>,
+) -> Result<JsReview, JsValue> {
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let clock = clock_arg(options)?;
+    let verdict: JsValue = verdict.into();
+    // Non-strings are refused by the review rules themselves, in the reference's order.
+    let as_value = |v: &JsValue, name: &str| -> Result<Value, JsValue> {
+        if v.is_string() {
+            text_arg(v, name).map(Value::String)
+        } else {
+            Ok(Value::Null)
+        }
+    };
+    let review = crate::review::record_review_value(
+        &scope,
+        &report,
+        &as_value(&claim_id, "claimId")?,
+        &as_value(&verdict, "verdict")?,
+        &as_value(&note, "note")?,
+        &clock,
+    )
+    .map_err(|k| evidence_error(k.code(), k.message()))?;
+    typed(&review)
+}
+
+/// Assesses a report against the store's current snapshots.
+#[wasm_bindgen]
+pub fn assess(scope: JsScope, report: JsReportInput, store: &EvidenceStore, reviews: Option<JsReviews>) -> Result<JsAssessment, JsValue> {
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let reviews = reviews_arg(reviews)?;
+    let a = crate::assess::assess(&scope, &report, &store.inner, &reviews).map_err(|k| evidence_error(k.code(), k.message()))?;
+    typed(&a)
+}
+
+/// Renders the Markdown artifact; throws for an invalid report or an oversize artifact.
+#[wasm_bindgen]
+pub fn render(
+    scope: JsScope,
+    report: JsReportInput,
+    store: &EvidenceStore,
+    reviews: Option<JsReviews>,
+    options: Option<JsClockOptions>,
+) -> Result<JsArtifact, JsValue> {
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let reviews = reviews_arg(reviews)?;
+    let clock = clock_arg(options)?;
+    let a = crate::render::render(&scope, &report, &store.inner, &reviews, &clock).map_err(render_error)?;
+    typed(&a)
+}
+
+/// Checks a whole bundle statelessly: assess, and render unless `render: false`.
+#[wasm_bindgen(js_name = checkBundle)]
+pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
+    let bundle: Bundle = parse_arg(&bundle.into(), true, "bundle")?;
+    let options = Options::new(options.map(Into::into), &["now", "render", "maxSources", "maxSourceBytes"], "options")?;
+    let options = BundleOptions { clock: options.clock()?, render: options.flag("render", true)?, store: options.store()? };
+    let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
+    typed(&result)
+}

@@ -1,5 +1,6 @@
 //! Unit tests of the core, rule by rule, including the article's mutations.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_check::assess::{assess, ClaimState, Status};
 use evidence_check::clock::{format_utc_micros, is_iso_datetime, Clock};

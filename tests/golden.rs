@@ -1,6 +1,7 @@
 //! Every reference case replayed through the native API and compared, as a whole
 //! value, with the reference's expected output.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
@@ -134,4 +135,24 @@ fn reference_cases_match_their_expected_output() {
 #[test]
 fn extra_cases_match_the_reference_output() {
     replay_set("extra", 22);
+}
+
+/// The wasm tests embed `tests/data/golden-all.json`; it must hold exactly the cases on disk.
+#[test]
+fn golden_bundle_is_current() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let bundle = read_json(&data.join("golden-all.json"));
+    for set in ["reference", "extra"] {
+        let mut names: Vec<String> = std::fs::read_dir(data.join(set).join("cases"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let held: Vec<String> = bundle[set].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(held, names, "run `node scripts/golden-bundle.mjs` to refresh tests/data/golden-all.json");
+        for name in &names {
+            assert_eq!(bundle[set][name]["case"], read_json(&data.join(set).join("cases").join(name)), "{set}/{name}: case differs");
+            assert_eq!(bundle[set][name]["expected"], read_json(&data.join(set).join("expected").join(name)), "{set}/{name}: expected differs");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Property tests: quoting round-trips at code-point offsets, normalisation is
 //! idempotent, and canonical JSON parses back to the same report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_check::digest::{canonical_report, normalize_newlines};
 use evidence_check::{Citation, Clock, Contract, EvidenceStore, Report, Scope, SourceSpec, StoreOptions};

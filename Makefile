@@ -1,0 +1,73 @@
+# evidence-check — the two commands a newcomer needs:
+#   make demo   build the package and check examples/ with the CLI
+#   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI
+# Both install what is missing first (scripts/setup.sh, idempotent).
+
+SHELL := /bin/bash
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+CARGO ?= cargo
+WASM_PACK := wasm-pack
+PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
+NOW ?= 2026-11-29T00:00:00+00:00
+
+.PHONY: all setup build demo test test-native test-lint test-wasm-node test-wasm-web test-node golden-bundle golden-extra clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh wasm npm
+
+pkg/node/evidence_check_bg.wasm: $(PKG_SRC)
+	$(WASM_PACK) build --release --target nodejs --out-dir pkg/node --out-name evidence_check --no-pack
+	@touch $@
+
+pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
+	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack
+	@touch $@
+
+pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs js/cli.mjs js/load.mjs README.md LICENSE
+	node js/assemble.mjs
+
+## build: the npm package in pkg/ (Node and web builds, CLI, types)
+build: setup pkg/package.json
+
+## demo: build, then check the bundled example with the CLI (exit 0 once the check ran)
+demo: build
+	@mkdir -p target
+	@node js/cli.mjs check examples/demo.bundle.json --out target/demo-artifact.md; \
+	  code=$$?; if [ $$code -le 2 ]; then echo "demo: checked (exit $$code: the example's status); artifact in target/demo-artifact.md"; else exit $$code; fi
+
+## test: every test suite
+test: test-native test-lint test-wasm-node test-wasm-web test-node
+
+test-native:
+	$(CARGO) test --all-targets
+
+test-lint:
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --lib --target wasm32-unknown-unknown -- -D warnings
+
+test-wasm-node: setup
+	$(WASM_PACK) test --node -- --test node
+
+test-wasm-web: setup
+	@bash scripts/setup.sh browser
+	$(WASM_PACK) test --headless --chrome -- --test web
+
+test-node: build
+	node --test tests/js/
+
+## golden-bundle: refresh tests/data/golden-all.json (embedded by the wasm tests)
+golden-bundle:
+	node scripts/golden-bundle.mjs
+
+## golden-extra: regenerate tests/data/extra/ with the Python reference
+golden-extra:
+	@test -x .venv/bin/python || (python3 -m venv .venv && .venv/bin/pip install -q pydantic==2.14.3)
+	cd tests/data/extra && python3 make_cases.py
+	@ref=$${REFERENCE_DIR:-../shared/reference}; for f in tests/data/extra/cases/*.json; do \
+	  (cd $$ref && REFERENCE_NOW=$(NOW) $(CURDIR)/.venv/bin/python reference_cli.py) < $$f > tests/data/extra/expected/$$(basename $$f) || exit 1; done
+	node scripts/golden-bundle.mjs
+
+clean:
+	rm -rf pkg target/demo-artifact.md

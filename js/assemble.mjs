@@ -1,0 +1,50 @@
+// Assembles pkg/ into one npm package for every runtime: pkg/node (CommonJS, Node),
+// pkg/web (ES module, browsers), the CLI in pkg/bin, one package.json with
+// conditional exports and the types.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = join(root, "pkg");
+for (const target of ["node", "web"]) {
+  if (!existsSync(join(pkg, target, "evidence_check.js"))) {
+    console.error(`assemble: pkg/${target} is missing; build it with wasm-pack first`);
+    process.exit(1);
+  }
+}
+const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)?.[1] ?? "0.0.0";
+const manifest = {
+  name: "evidence-check",
+  version,
+  description: "Checks an agent's cited report against source snapshots, offline, in WebAssembly.",
+  license: "MIT",
+  type: "commonjs",
+  main: "./node/evidence_check.js",
+  module: "./web/evidence_check.js",
+  types: "./node/evidence_check.d.ts",
+  exports: {
+    ".": {
+      types: "./node/evidence_check.d.ts",
+      node: "./node/evidence_check.js",
+      browser: "./web/evidence_check.js",
+      default: "./web/evidence_check.js",
+    },
+    "./web": { types: "./web/evidence_check.d.ts", default: "./web/evidence_check.js" },
+    "./node": { types: "./node/evidence_check.d.ts", default: "./node/evidence_check.js" },
+    "./package.json": "./package.json",
+  },
+  bin: { "evidence-check": "./bin/cli.mjs" },
+  files: ["node/", "web/", "bin/", "README.md", "LICENSE"],
+  engines: { node: ">=20" },
+  sideEffects: false,
+};
+// The web build is an ES module, the Node build CommonJS; say so where Node looks.
+writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
+writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
+mkdirSync(join(pkg, "bin"), { recursive: true });
+for (const f of ["cli.mjs", "load.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
+writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+console.log(`assembled pkg/ (evidence-check ${version})`);

@@ -1,0 +1,145 @@
+// The CLI as shipped in the package (pkg/bin/cli.mjs): output, artifact and exit codes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+
+const CLI = join(PKG, "bin", "cli.mjs");
+const EXAMPLE = join(ROOT, "examples", "demo.bundle.json");
+const ARTIFACT = readFileSync(join(ROOT, "examples", "demo.artifact.md"), "utf8");
+const REPORT_DIGEST = "1ce0154968e3344b65321a63ce8082d19a3c2b2960a2cb9ded546a4331090691";
+const ec = userRequire(userProject())("evidence-check");
+
+function run(...args) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tmp(name, content) {
+  const path = join(mkdtempSync(join(tmpdir(), "evidence-check-cli-")), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** The example with its report changed by `edit`, reviews recorded anew for every claim. */
+function variant(edit, verdict = "supported") {
+  const bundle = readJson("examples", "demo.bundle.json");
+  edit(bundle);
+  bundle.reviews = bundle.report.claims.map((c) => ec.recordReview(bundle.scope, bundle.report, c.claim_id, verdict, "checked", { now: NOW }));
+  return tmp("bundle.json", JSON.stringify(bundle));
+}
+
+test("check --json prints the whole result; exit 1 for partial", () => {
+  const r = run("check", EXAMPLE, "--json", "--now", NOW);
+  assert.equal(r.stderr, "");
+  assert.equal(r.code, 1);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    assessment: {
+      status: "partial",
+      report_digest: REPORT_DIGEST,
+      claims: { claim_a: "supported", claim_b: "supported", choice: "supported" },
+      issues: [],
+    },
+    artifact: {
+      content: ARTIFACT,
+      content_digest: createHash("sha256").update(ARTIFACT).digest("hex"),
+      report_digest: REPORT_DIGEST,
+      status: "partial",
+    },
+  });
+});
+
+test("check prints a readable table and writes the artifact with --out", () => {
+  const out = tmp("artifact.md", "");
+  const r = run("check", EXAMPLE, "--out", out, "--now", NOW);
+  assert.equal(r.code, 1);
+  assert.equal(readFileSync(out, "utf8"), ARTIFACT);
+  assert.equal(
+    r.stdout,
+    [
+      "status: partial",
+      "  Every citation holds, but the report has gaps, or a claim is insufficient, contradicted or disputed.",
+      `report digest: ${REPORT_DIGEST}`,
+      "",
+      "claim    kind        state",
+      "claim_a  fact        supported",
+      "claim_b  fact        supported",
+      "choice   inference   supported",
+      "",
+      "issues: none",
+      `artifact: ${out} (content digest ${createHash("sha256").update(ARTIFACT).digest("hex")})`,
+      "",
+    ].join("\n"),
+  );
+});
+
+test("exit 0 for a reviewed candidate", () => {
+  const r = run("check", variant((b) => delete b.report.gaps), "--json", "--now", NOW);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).assessment.status, "reviewed_candidate");
+});
+
+test("exit 2 for an invalid report, with its issues and no artifact", () => {
+  const path = variant((b) => {
+    b.report.claims[1].citations[0].quote = "方案 B 不需要联网。";
+  });
+  const never = tmp("never.md", "untouched");
+  const r = run("check", path, "--now", NOW, "--out", never);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(readFileSync(never, "utf8"), "untouched", "no artifact is written for an invalid report");
+  assert.match(r.stdout, /^status: invalid\n/);
+  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。\n"), r.stdout);
+  assert.ok(r.stdout.includes("artifact: not rendered — report_invalid: 报告引用无效,拒绝导出。\n"), r.stdout);
+});
+
+test("exit 3 for unusable input, with a clear message and no stack trace", () => {
+  const cases = [
+    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: ENOENT: no such file or directory/],
+    [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle breaks its contract at \/: key must be a string/],
+    [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /duplicate key `scope`/],
+    [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /is not valid UTF-8/],
+    [["check", EXAMPLE, "--now", "yesterday"], /^evidence-check: invalid_now: now must be an ISO 8601 date-time/],
+    [["check", EXAMPLE, "--frobnicate"], /^evidence-check: usage: unknown option --frobnicate/],
+    [["frobnicate"], /^evidence-check: usage: unknown command frobnicate/],
+    [[], /no command given/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.equal(r.code, 3, `${args.join(" ")}: exit ${r.code}`);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  }
+});
+
+test("a contract error lists every violation with its path", () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.report.claims[0].kind = "opinion";
+  bundle.sources[1].spec.filename = "plan_b.txt";
+  const r = run("check", tmp("b.json", JSON.stringify(bundle)));
+  assert.equal(r.code, 3);
+  assert.equal(
+    r.stderr,
+    [
+      "evidence-check: contract: bundle breaks its contract at /sources/1/spec/filename: String should match pattern '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$' (and 1 more)",
+      "  /sources/1/spec/filename: String should match pattern '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$' (pattern_mismatch)",
+      "  /report/claims/0/kind: Input should be 'fact' or 'inference' (not_allowed)",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("digest prints the SHA-256 of the LF-normalised text", () => {
+  const r = run("digest", tmp("s.md", "# T\r\n方案 A\rend\n"));
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, createHash("sha256").update("# T\n方案 A\nend\n").digest("hex") + "\n");
+});
+
+test("--help and --version", () => {
+  assert.match(run("--help").stdout, /^usage:\n  evidence-check check BUNDLE.json/);
+  assert.equal(run("--version").stdout, "evidence-check 0.1.0\n");
+});

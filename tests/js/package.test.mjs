@@ -1,0 +1,125 @@
+// The built package, imported exactly as a user would: CommonJS and ES module.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { userProject, userRequire, readJson, PKG, NOW } from "./helpers.mjs";
+
+const EXPORTS = ["EvidenceStore", "assess", "checkBundle", "digestText", "parseReport", "recordReview", "render", "reportDigest"];
+
+test("CommonJS require('evidence-check') exposes the whole API", () => {
+  const ec = userRequire(userProject())("evidence-check");
+  for (const name of EXPORTS) assert.equal(typeof ec[name], "function", name);
+});
+
+test("ES module import with named exports, in a separate process", () => {
+  const dir = userProject();
+  writeFileSync(
+    join(dir, "main.mjs"),
+    `import { checkBundle, digestText } from "evidence-check";
+import { readFileSync } from "node:fs";
+const r = checkBundle(readFileSync(process.argv[2], "utf8"), { now: "${NOW}" });
+console.log(JSON.stringify({ status: r.assessment.status, digest: digestText("a\\r\\nb") }));`,
+  );
+  const out = execFileSync(process.execPath, [join(dir, "main.mjs"), join(PKG, "..", "examples", "demo.bundle.json")], { encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out), {
+    status: "partial",
+    // CRLF is normalised before hashing.
+    digest: createHash("sha256").update("a\nb").digest("hex"),
+  });
+});
+
+test("the store API round-trips a quote and the same store survives errors", () => {
+  const ec = userRequire(userProject())("evidence-check");
+  const scope = { tenant_id: "t", user_id: "u" };
+  const spec = { source_id: "a", title: "A", locator: "fixture:a", filename: "a.md", kind: "fixture" };
+  const store = new ec.EvidenceStore([spec], { now: NOW });
+  const ref = store.ingest(scope, "a", "# T\r\nPlan A works offline 😀.\n");
+  assert.deepEqual(ref, { source_id: "a", revision: 1, digest: ec.digestText("# T\nPlan A works offline 😀.\n") });
+  const citation = store.quote(scope, ref, "offline 😀.", "c1");
+  // Offsets are code points: "# T\n" is 4, "Plan A works " 13 more; the emoji counts one.
+  assert.deepEqual(citation, { citation_id: "c1", ref, start: 17, end: 27, quote: "offline 😀." });
+  assert.deepEqual(store.checkCitation(scope, citation), {
+    spec,
+    ref,
+    content: "# T\nPlan A works offline 😀.\n",
+    fetched_at: NOW,
+  });
+  assert.throws(() => store.ingest(scope, "nope", "x"), (e) => e instanceof Error && e.name === "EvidenceError" && e.code === "unknown_source");
+  assert.throws(() => store.ingest({ tenant_id: "t" }, "a", "x"), (e) => {
+    assert.equal(e.name, "ContractError");
+    assert.equal(e.code, "contract");
+    assert.deepEqual(e.issues, [{ path: "/user_id", code: "missing", message: "Field required" }]);
+    return true;
+  });
+  assert.throws(() => store.ingest(scope, "a", "x\ud800"), (e) => e.code === "invalid_unicode");
+  assert.throws(() => new ec.EvidenceStore([spec], { maxSource: 1 }), (e) => e.code === "invalid_argument");
+  assert.throws(() => new ec.EvidenceStore([spec], { now: "today" }), (e) => e.code === "invalid_now");
+  // Still works after every error above.
+  assert.equal(store.ingest(scope, "a", "changed").revision, 2);
+  assert.throws(() => store.checkCitation(scope, citation), (e) => e.code === "ref_unavailable");
+  store.close();
+  assert.throws(() => store.ingest(scope, "a", "x"), (e) => e.code === "store_closed");
+  store.free();
+});
+
+test("parseReport lists every violation with its path", () => {
+  const ec = userRequire(userProject())("evidence-check");
+  const bad = { title: "", claims: [{ claim_id: "bad id", text: "t", kind: "opinion", extra: 1 }] };
+  assert.throws(() => ec.parseReport(bad), (e) => {
+    assert.deepEqual(
+      e.issues.map((i) => [i.path, i.code]),
+      [
+        ["/title", "too_short"],
+        ["/claims/0/extra", "extra_field"],
+        ["/claims/0/claim_id", "pattern_mismatch"],
+        ["/claims/0/kind", "not_allowed"],
+      ],
+    );
+    return true;
+  });
+  assert.throws(() => ec.parseReport('{"title": "a", "title": "b"}'), (e) => e.issues[0].code === "duplicate_key");
+});
+
+test("reviews, assess and render through the API equal checkBundle's result", () => {
+  const ec = userRequire(userProject())("evidence-check");
+  const bundle = readJson("examples", "demo.bundle.json");
+  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
+  for (const s of bundle.sources) store.ingest(bundle.scope, s.spec.source_id, s.content);
+  const reviews = bundle.report.claims.map((c) =>
+    ec.recordReview(bundle.scope, bundle.report, c.claim_id, "supported", "教学审阅替身:仅核对本例说明,未验证现实能力。", { now: NOW }),
+  );
+  assert.deepEqual(reviews, bundle.reviews);
+  const assessment = ec.assess(bundle.scope, JSON.stringify(bundle.report), store, reviews);
+  const artifact = ec.render(bundle.scope, bundle.report, store, reviews, { now: NOW });
+  assert.deepEqual({ assessment, artifact }, ec.checkBundle(bundle, { now: NOW }));
+  assert.equal(artifact.content, readFileSync(join(PKG, "..", "examples", "demo.artifact.md"), "utf8"));
+});
+
+test("the package's .d.ts declares real types, never any", () => {
+  for (const target of ["node", "web"]) {
+    const full = readFileSync(join(PKG, target, "evidence_check.d.ts"), "utf8");
+    // The web build also declares `InitOutput`, wasm-bindgen's raw ABI of the module's
+    // exports (pointers and externrefs); everything a user calls must be typed.
+    const dts = full.replace(/export interface InitOutput \{[^}]*\}/, "");
+    assert.equal(target === "web", dts !== full, "InitOutput is only in the web build");
+    assert.doesNotMatch(dts, /\bany\b/, `${target}: 'any' in the .d.ts`);
+    for (const decl of [
+      "constructor(specs: SourceSpec[], options?: StoreOptions | null);",
+      "ingest(scope: Scope, sourceId: string, content: string): SourceRef;",
+      "ingestReadResult(scope: Scope, sourceId: string, result: ReadResult): SourceRef;",
+      "get(scope: Scope, ref: SourceRef): Snapshot;",
+      "checkCitation(scope: Scope, citation: Citation): Snapshot;",
+      "quote(scope: Scope, ref: SourceRef, text: string, citationId: string): Citation;",
+      "export function parseReport(input: Report | string): ParsedReport;",
+      "export function reportDigest(report: Report | string): string;",
+      "export function digestText(text: string): string;",
+      "export function assess(scope: Scope, report: Report | string, store: EvidenceStore, reviews?: Review[] | null): Assessment;",
+      "export function checkBundle(bundle: Bundle | string, options?: CheckBundleOptions | null): BundleResult;",
+    ]) {
+      assert.ok(dts.includes(decl), `${target}: missing ${decl}`);
+    }
+  }
+});

@@ -1,0 +1,186 @@
+//! The golden replay driven through the exported JavaScript API (the `#[wasm_bindgen]`
+//! functions and the `EvidenceStore` class), with every value crossing as a JS value.
+//! Shared by `tests/node.rs` and `tests/web.rs`.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use crate::common::{normalize, replay, Engine, Failure, NOW};
+use evidence_check::wasm as api;
+use js_sys::{Reflect, JSON};
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+pub struct Js;
+
+/// A serde value as a JS value (through JSON text).
+pub fn js(v: &Value) -> JsValue {
+    JSON::parse(&v.to_string()).unwrap()
+}
+
+fn typed<T: JsCast>(v: &Value) -> T {
+    js(v).unchecked_into()
+}
+
+/// A JS value as a serde value.
+pub fn val(v: &JsValue) -> Value {
+    serde_json::from_str(&String::from(JSON::stringify(v).unwrap())).unwrap()
+}
+
+fn get(o: &JsValue, key: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(key)).unwrap()
+}
+
+/// What every thrown value must be: an `Error` with a `code`, and for a contract
+/// error its `issues`.
+pub fn failure(e: JsValue) -> Failure {
+    assert!(e.is_instance_of::<js_sys::Error>(), "thrown value is not an Error: {e:?}");
+    let name = get(&e, "name").as_string().unwrap();
+    let code = get(&e, "code").as_string().expect("every error has a code");
+    let message = get(&e, "message").as_string().unwrap();
+    match name.as_str() {
+        "ContractError" => {
+            assert_eq!(code, "contract");
+            let issues = val(&get(&e, "issues"));
+            Failure::Contract(
+                issues
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| {
+                        (i["path"].as_str().unwrap().to_owned(), i["code"].as_str().unwrap().to_owned(), i["message"].as_str().unwrap().to_owned())
+                    })
+                    .collect(),
+            )
+        }
+        "EvidenceError" => Failure::Error { code, message },
+        other => panic!("unexpected error name {other}"),
+    }
+}
+
+fn now() -> JsValue {
+    js(&json!({ "now": NOW }))
+}
+
+fn reviews(v: &[Value]) -> Option<api::JsReviews> {
+    Some(typed(&Value::Array(v.to_vec())))
+}
+
+/// Drops a leading "/0" (the JS API checks specs as one list; the reference one by one).
+fn strip_index(f: Failure) -> Failure {
+    match f {
+        Failure::Contract(v) => Failure::Contract(
+            v.into_iter().map(|(p, c, m)| (p.strip_prefix("/0").map(str::to_owned).unwrap_or(p), c, m)).collect(),
+        ),
+        other => other,
+    }
+}
+
+impl Engine for Js {
+    type Store = api::EvidenceStore;
+
+    fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
+        // Any scoped call checks its scope first; `remove` on an empty store does nothing else.
+        let mut st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
+        st.remove(typed(v), JsValue::from_str("x")).map_err(failure)?;
+        Ok(v.clone())
+    }
+    fn parse_spec(&self, v: &Value) -> Result<Value, Failure> {
+        api::EvidenceStore::new(typed(&json!([v])), None).map_err(|e| strip_index(failure(e)))?;
+        Ok(v.clone())
+    }
+    fn new_store(&self, specs: &[Value]) -> Result<Self::Store, Failure> {
+        api::EvidenceStore::new(typed(&Value::Array(specs.to_vec())), Some(now().unchecked_into())).map_err(failure)
+    }
+    fn ingest(&self, st: &mut Self::Store, scope: &Value, id: &str, content: &Value) -> Result<Value, Failure> {
+        st.ingest(typed(scope), JsValue::from_str(id), js(content)).map(|r| val(&r)).map_err(failure)
+    }
+    fn ingest_read_result(&self, st: &mut Self::Store, scope: &Value, id: &str, result: &Value) -> Result<Value, Failure> {
+        st.ingest_read_result(typed(scope), JsValue::from_str(id), typed(result)).map(|r| val(&r)).map_err(failure)
+    }
+    fn remove(&self, st: &mut Self::Store, scope: &Value, id: &str) {
+        st.remove(typed(scope), JsValue::from_str(id)).unwrap();
+    }
+    fn parse_ref(&self, v: &Value) -> Result<Value, Failure> {
+        // `get` checks its ref's contract before looking anything up.
+        let st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
+        match st.get(typed(&json!({"tenant_id": "t", "user_id": "u"})), typed(v)) {
+            Err(e) => match failure(e) {
+                f @ Failure::Contract(_) => Err(f),
+                Failure::Error { .. } => Ok(v.clone()),
+            },
+            Ok(_) => Ok(v.clone()),
+        }
+    }
+    fn quote(&self, st: &Self::Store, scope: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
+        st.quote(typed(scope), typed(r), JsValue::from_str(text), JsValue::from_str(id)).map(|c| val(&c)).map_err(failure)
+    }
+    fn parse_report(&self, text: &str) -> Result<Value, Failure> {
+        api::parse_report(JsValue::from_str(text).unchecked_into()).map(|r| val(&r)).map_err(failure)
+    }
+    fn report_digest(&self, report: &Value) -> String {
+        api::report_digest(typed(report)).unwrap()
+    }
+    fn record_review(&self, scope: &Value, report: &Value, claim_id: &Value, verdict: &Value, note: &Value) -> Result<Value, Failure> {
+        api::record_review(typed(scope), typed(report), js(claim_id), typed(verdict), js(note), Some(now().unchecked_into()))
+            .map(|r| val(&r))
+            .map_err(failure)
+    }
+    fn assess(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        api::assess(typed(scope), typed(report), st, reviews(rv)).map(|a| val(&a)).map_err(failure)
+    }
+    fn render(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        api::render(typed(scope), typed(report), st, reviews(rv), Some(now().unchecked_into())).map(|a| val(&a)).map_err(failure)
+    }
+    fn close(&self, st: &mut Self::Store) {
+        st.close();
+    }
+}
+
+/// Replays every embedded golden case through the JS API; returns the failures.
+pub fn replay_all() -> (usize, Vec<String>) {
+    let all: Value = serde_json::from_str(include_str!("../data/golden-all.json")).unwrap();
+    let mut failed = Vec::new();
+    let mut n = 0;
+    for set in ["reference", "extra"] {
+        for (name, entry) in all[set].as_object().unwrap() {
+            n += 1;
+            let case = &entry["case"];
+            let expected = normalize(&entry["expected"], case, true);
+            let actual = normalize(&replay(&Js, case), case, false);
+            if actual != expected {
+                failed.push(format!("{set}/{name}:\n  expected {expected}\n  actual   {actual}"));
+            }
+        }
+    }
+    (n, failed)
+}
+
+/// Every thrown value is an `Error` with a code, and the same store keeps working
+/// after errors.
+pub fn errors_are_coded_and_the_store_survives() {
+    let scope = json!({"tenant_id": "t", "user_id": "u"});
+    let spec = json!({"source_id": "a", "title": "A", "locator": "fixture:a", "filename": "a.md", "kind": "fixture"});
+    let mut st = api::EvidenceStore::new(typed(&json!([spec])), Some(now().unchecked_into())).unwrap();
+    let cases: Vec<(JsValue, &str, &str)> = vec![
+        (st.ingest(typed(&scope), JsValue::from_str("zz"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "unknown_source"),
+        (st.ingest(typed(&scope), JsValue::from_f64(1.0), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_argument"),
+        (st.ingest(typed(&json!({"tenant_id": 1})), JsValue::from_str("a"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
+        (api::parse_report(JsValue::from_str("{").unchecked_into()).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
+        (api::digest_text(JsValue::from(js_sys::JsString::from_char_code1(0xd800))).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_unicode"),
+    ];
+    for (e, name, code) in cases {
+        assert!(e.is_instance_of::<js_sys::Error>(), "not an Error: {e:?}");
+        assert_eq!(get(&e, "name").as_string().unwrap(), name);
+        assert_eq!(get(&e, "code").as_string().unwrap(), code);
+    }
+    let r = st.ingest(typed(&scope), JsValue::from_str("a"), JsValue::from_str("still works")).unwrap();
+    assert_eq!(val(&r)["revision"], json!(1));
+}
+
+pub fn check_bundle_on_the_example() {
+    let bundle = include_str!("../../examples/demo.bundle.json");
+    let result = api::check_bundle(JsValue::from_str(bundle).unchecked_into(), Some(now().unchecked_into())).unwrap();
+    let result = val(&result);
+    assert_eq!(result["assessment"]["status"], json!("partial"));
+    // Case 02 of the reference renders the same report with the same reviews.
+    assert_eq!(result["artifact"]["content_digest"], json!("084c22f67d9da8dcef83ecf05a32c08212a295265607fc3fa610e5844229aabb"));
+}

@@ -59,6 +59,8 @@ pub enum ViolationCode {
     DuplicateConflictMember,
     /// A conflict names a claim that the report does not have.
     UnknownConflictMember,
+    /// Two documents share one id.
+    DuplicateDocumentId,
 }
 
 impl ViolationCode {
@@ -84,6 +86,7 @@ impl ViolationCode {
             Self::CitationIdConflict => "citation_id_conflict",
             Self::DuplicateConflictMember => "duplicate_conflict_member",
             Self::UnknownConflictMember => "unknown_conflict_member",
+            Self::DuplicateDocumentId => "duplicate_document_id",
         }
     }
 

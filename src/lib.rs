@@ -10,6 +10,8 @@ pub mod clock;
 pub mod contract;
 pub mod digest;
 pub mod error;
+pub mod excerpt;
+pub mod outcome;
 pub mod render;
 pub mod review;
 pub mod store;

@@ -219,7 +219,7 @@ fn other_statuses_need_their_observations() {
     let hit = Observation::Search { query: "camera".into(), hits: vec!["camera".into()] };
     assert_eq!(finalize(&query, &[hit], &fin(AnswerStatus::NotFound, &[])).reasons, [OutcomeReason::NoEmptySearch]);
     let none = Observation::Search { query: "telescope".into(), hits: vec![] };
-    assert_eq!(finalize(&query, &[none.clone()], &fin(AnswerStatus::NotFound, &[])).text, "No item matches the search \"telescope\".");
+    assert_eq!(finalize(&query, std::slice::from_ref(&none), &fin(AnswerStatus::NotFound, &[])).text, "No item matches the search \"telescope\".");
     assert_eq!(finalize(&query, &[none], &fin(AnswerStatus::NotFound, &claims)).reasons, [OutcomeReason::ClaimsNotAllowed]);
     assert_eq!(finalize(&query, &[], &fin(AnswerStatus::Denied, &[])).reasons, [OutcomeReason::NoDenial]);
     assert_eq!(

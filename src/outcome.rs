@@ -495,16 +495,87 @@ pub struct Grade {
     pub failed: Vec<&'static str>,
 }
 
+/// What a grade reads of an [`Outcome`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graded {
+    pub status: String,
+    pub support_pass: bool,
+    pub completeness_pass: bool,
+    pub duplicates_pass: bool,
+    pub remaining: Option<u64>,
+}
+
+impl From<&Outcome> for Graded {
+    fn from(o: &Outcome) -> Self {
+        Graded {
+            status: o.status.clone(),
+            support_pass: o.evaluation.support_pass,
+            completeness_pass: o.evaluation.completeness_pass,
+            duplicates_pass: o.evaluation.duplicates_pass,
+            remaining: o.remaining,
+        }
+    }
+}
+
+impl Graded {
+    /// Reads the fields a grade needs from an outcome as JSON (the object `finalize`
+    /// returned); its other fields are not looked at.
+    pub fn from_outcome_value(v: &Value) -> Result<Graded, crate::error::ContractError> {
+        let mut c = Checker::default();
+        let flag = |c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str, key: &str| match m.get(key) {
+            Some(Value::Bool(b)) => Some(*b),
+            _ => {
+                c.push(&join(path, key), ViolationCode::WrongType, "Input should be a boolean");
+                None
+            }
+        };
+        let graded = (|| {
+            let Value::Object(m) = v else {
+                c.push("", ViolationCode::WrongType, "Input should be an object");
+                return None;
+            };
+            let status = c.string_field(m, "", "status", &sized(1, 64));
+            let remaining = opt(&mut c, m, "", "remaining", |c, v, p| c.int(v, p, 0));
+            let e = match m.get("evaluation") {
+                Some(Value::Object(e)) => Some(e),
+                _ => {
+                    c.push("/evaluation", ViolationCode::WrongType, "Input should be an object");
+                    None
+                }
+            }?;
+            let support_pass = flag(&mut c, e, "/evaluation", "support_pass");
+            let completeness_pass = flag(&mut c, e, "/evaluation", "completeness_pass");
+            let duplicates_pass = flag(&mut c, e, "/evaluation", "duplicates_pass");
+            Some(Graded {
+                status: status?,
+                support_pass: support_pass?,
+                completeness_pass: completeness_pass?,
+                duplicates_pass: duplicates_pass?,
+                remaining: remaining?,
+            })
+        })();
+        match graded {
+            Some(g) if c.violations.is_empty() => Ok(g),
+            _ => Err(crate::error::ContractError { subject: "outcome", violations: c.violations }),
+        }
+    }
+}
+
 /// Passes only when status, claim support, completeness, duplicates, the ledger count
 /// and the remaining stock (as expected, as measured, and as the receipt says) agree.
 pub fn grade_task(expected: &Expected, outcome: &Outcome, effects: &Effects) -> Grade {
+    grade(expected, &Graded::from(outcome), effects)
+}
+
+/// [`grade_task`] over the fields it reads.
+pub fn grade(expected: &Expected, outcome: &Graded, effects: &Effects) -> Grade {
     let remaining_ok = expected.remaining.is_none_or(|r| effects.remaining == Some(r))
         && outcome.remaining.is_none_or(|r| effects.remaining == Some(r));
     let checks = GradeChecks {
         status: outcome.status == expected.status,
-        support: outcome.evaluation.support_pass,
-        completeness: outcome.evaluation.completeness_pass,
-        duplicates: outcome.evaluation.duplicates_pass,
+        support: outcome.support_pass,
+        completeness: outcome.completeness_pass,
+        duplicates: outcome.duplicates_pass,
         ledger: effects.ledger == expected.ledger,
         remaining: remaining_ok,
     };

@@ -15,6 +15,8 @@ use crate::clock::Clock;
 use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
 use crate::error::{ContractError, RenderError, StoreError};
+use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
+use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
 use crate::review::Review;
 use crate::store::{EvidenceStore as CoreStore, StoreOptions};
 
@@ -63,6 +65,46 @@ export interface BundleResult { assessment: Assessment; artifact?: Artifact; ren
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
 export interface ClockOptions { now?: string; }
 export interface CheckBundleOptions { now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number; }
+/** A frozen document (an item card); its digest is over `body` exactly as given. */
+export interface Document { id: string; title: string; body: string; }
+/** A claim quoting one line (1-based) of one document version. */
+export interface ExcerptClaim { item_id: string; sha256: string; line: number; quote: string; text: string; }
+export type ExcerptReason = "unknown_item" | "stale_digest" | "line_out_of_range" | "quote_not_at_line" | "text_does_not_match_quote";
+export interface ExcerptCheck { supported: boolean; reason: ExcerptReason | null; }
+export type AnswerStatus = "info" | "reserved" | "insufficient" | "not_found" | "denied" | "abstain" | "unconfirmed";
+/** Support and completeness as separate gates; rates are `null`, never 1, when undefined. */
+export interface Evaluation {
+  support_rate: number | null; supported: number; total: number;
+  covered: number; required: number; coverage: number | null; duplicates: number;
+  support_pass: boolean; completeness_pass: boolean; duplicates_pass: boolean; passed: boolean;
+}
+export interface Task { task_id: string; kind: "query" | "reserve"; item_id?: string | null; quantity?: number | null; }
+export type ReserveResult =
+  | { status: "reserved"; item_id: string; quantity: number; remaining: number; revision: number; receipt: string }
+  | { status: "insufficient"; item_id: string; requested: number; available: number }
+  | { status: "denied"; item_id: string; reason: string };
+export type Observation =
+  | { tool: "search"; query: string; hits: string[] }
+  | { tool: "document"; document: Document }
+  | { tool: "reserve"; request: { item_id: string; quantity: number; receipt_key: string }; result: ReserveResult | null };
+/** The policy's finish; a `text` it carries is ignored and never delivered. */
+export interface Finish { status: AnswerStatus; claims?: ExcerptClaim[]; text?: string; }
+export type OutcomeReason =
+  | "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation"
+  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed";
+/** What the executor delivers: its own text and claims, from observations only. */
+export interface Outcome {
+  task_id: string; status: AnswerStatus | "rejected"; requested: AnswerStatus; accepted: boolean; reasons: OutcomeReason[];
+  text: string; claims: ExcerptClaim[]; evaluation: Evaluation;
+  receipt: string | null; remaining: number | null; recovery_key: string | null;
+}
+export interface Expected { status: string; ledger: number; remaining?: number | null; }
+export interface Effects { ledger: number; remaining?: number | null; }
+export interface Grade {
+  passed: boolean;
+  checks: { status: boolean; support: boolean; completeness: boolean; duplicates: boolean; ledger: boolean; remaining: boolean };
+  failed: Array<"status" | "support" | "completeness" | "duplicates" | "ledger" | "remaining">;
+}
 /** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
 export interface ContractIssue { path: string; code: string; message: string; }
 /** What every function throws: an `Error` with a stable `code`. */
@@ -112,6 +154,34 @@ extern "C" {
     pub type JsClockOptions;
     #[wasm_bindgen(typescript_type = "CheckBundleOptions")]
     pub type JsCheckBundleOptions;
+    #[wasm_bindgen(typescript_type = "Document")]
+    pub type JsDocument;
+    #[wasm_bindgen(typescript_type = "Document[]")]
+    pub type JsDocuments;
+    #[wasm_bindgen(typescript_type = "ExcerptClaim")]
+    pub type JsExcerptClaim;
+    #[wasm_bindgen(typescript_type = "ExcerptClaim[]")]
+    pub type JsExcerptClaims;
+    #[wasm_bindgen(typescript_type = "ExcerptCheck")]
+    pub type JsExcerptCheck;
+    #[wasm_bindgen(typescript_type = "AnswerStatus")]
+    pub type JsAnswerStatus;
+    #[wasm_bindgen(typescript_type = "Evaluation")]
+    pub type JsEvaluation;
+    #[wasm_bindgen(typescript_type = "Task")]
+    pub type JsTask;
+    #[wasm_bindgen(typescript_type = "Observation[]")]
+    pub type JsObservations;
+    #[wasm_bindgen(typescript_type = "Finish")]
+    pub type JsFinish;
+    #[wasm_bindgen(typescript_type = "Outcome")]
+    pub type JsOutcome;
+    #[wasm_bindgen(typescript_type = "Expected")]
+    pub type JsExpected;
+    #[wasm_bindgen(typescript_type = "Effects")]
+    pub type JsEffects;
+    #[wasm_bindgen(typescript_type = "Grade")]
+    pub type JsGrade;
 }
 
 #[cfg(feature = "console_error_panic_hook")]
@@ -476,4 +546,75 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let options = BundleOptions { clock: options.clock()?, render: options.flag("render", true)?, store: options.store()? };
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
     typed(&result)
+}
+
+// ---- excerpts and outcomes (the second article) --------------------------------------
+
+fn list_arg<T>(value: JsValue, name: &str, parse: fn(&Value) -> Result<T, ContractError>) -> Result<T, JsValue> {
+    let v = value_arg(&value, name)?;
+    parse(&v).map_err(|e| contract_error(&e))
+}
+
+fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractError> {
+    let mut c = crate::contract::validate::Checker::default();
+    match c.list(v, "", 0, usize::MAX, Observation::check) {
+        Some(o) if c.violations.is_empty() => Ok(o),
+        _ => Err(ContractError { subject: "observations", violations: c.violations }),
+    }
+}
+
+fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
+    let s = text_arg(value, "status")?;
+    AnswerStatus::parse(&s).ok_or_else(|| {
+        let names: Vec<&str> = AnswerStatus::ALL.iter().map(|(n, _)| *n).collect();
+        argument_error(format!("status must be one of {}", names.join(", ")))
+    })
+}
+
+/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`).
+#[wasm_bindgen(js_name = extractExcerpts)]
+pub fn extract_excerpts(doc: JsDocument) -> Result<JsExcerptClaims, JsValue> {
+    let doc: Document = parse_arg(&doc.into(), false, "document")?;
+    typed(&crate::excerpt::extract_excerpts(&doc))
+}
+
+/// Whether a claim is exactly the line it names, in the document version it names.
+#[wasm_bindgen(js_name = checkExcerpt)]
+pub fn check_excerpt(documents: JsDocuments, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
+    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
+    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim")?;
+    typed(&crate::excerpt::check_excerpt(&documents, &claim))
+}
+
+/// Support and completeness of an answer's claims about one item, given its status.
+#[wasm_bindgen(js_name = evaluateClaims)]
+pub fn evaluate_claims(
+    documents: JsDocuments,
+    #[wasm_bindgen(js_name = itemId, unchecked_param_type = "string")] item_id: JsValue,
+    claims: JsExcerptClaims,
+    status: JsAnswerStatus,
+) -> Result<JsEvaluation, JsValue> {
+    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
+    let item_id = text_arg(&item_id, "itemId")?;
+    let claims = list_arg(claims.into(), "claims", claims_from_value)?;
+    let status = status_arg(&status.into())?;
+    typed(&crate::excerpt::evaluate_claims(&documents, &item_id, &claims, status))
+}
+
+/// The executor's decision on a policy's finish, from the task and the observations.
+#[wasm_bindgen]
+pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish) -> Result<JsOutcome, JsValue> {
+    let task: Task = parse_arg(&task.into(), false, "task")?;
+    let observations = list_arg(observations.into(), "observations", observations_from_value)?;
+    let finish: Finish = parse_arg(&finish.into(), false, "finish")?;
+    typed(&crate::outcome::finalize(&task, &observations, &finish))
+}
+
+/// Grades one task of an evaluation run.
+#[wasm_bindgen(js_name = gradeTask)]
+pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects) -> Result<JsGrade, JsValue> {
+    let expected: Expected = parse_arg(&expected.into(), false, "expected")?;
+    let outcome = list_arg(outcome.into(), "outcome", Graded::from_outcome_value)?;
+    let effects: Effects = parse_arg(&effects.into(), false, "effects")?;
+    typed(&crate::outcome::grade(&expected, &outcome, &effects))
 }

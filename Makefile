@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo test test-native test-lint test-wasm-node test-wasm-web test-node golden-bundle golden-extra clean
+.PHONY: all setup build demo serve test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
 
 all: build
 
@@ -25,7 +25,7 @@ pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
 	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack
 	@touch $@
 
-pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs js/cli.mjs js/load.mjs README.md LICENSE
+pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs js/cli.mjs js/load.mjs js/status.mjs README.md LICENSE
 	node js/assemble.mjs
 
 ## build: the npm package in pkg/ (Node and web builds, CLI, types)
@@ -37,8 +37,12 @@ demo: build
 	@node js/cli.mjs check examples/demo.bundle.json --out target/demo-artifact.md; \
 	  code=$$?; if [ $$code -le 2 ]; then echo "demo: checked (exit $$code: the example's status); artifact in target/demo-artifact.md"; else exit $$code; fi
 
+## serve: the in-browser checker (www/) on http://127.0.0.1:8080/ (PORT=… to change)
+serve: build
+	node js/serve.mjs $${PORT:-8080}
+
 ## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-node
+test: test-native test-lint test-wasm-node test-wasm-web test-node test-e2e
 
 test-native:
 	$(CARGO) test --all-targets
@@ -56,6 +60,10 @@ test-wasm-web: setup
 
 test-node: build
 	node --test tests/js/
+
+test-e2e: build
+	@bash scripts/setup.sh browser
+	node --test tests/e2e/
 
 ## golden-bundle: refresh tests/data/golden-all.json (embedded by the wasm tests)
 golden-bundle:

@@ -44,10 +44,12 @@ step_npm() {
 }
 
 step_browser() {
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-    log "installing Debian's chromium and chromium-driver"
+  # fonts-noto-cjk: the example and the reference's texts are Chinese; without it the
+  # page's screenshots show empty boxes.
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+    log "installing Debian's chromium, chromium-driver and fonts-noto-cjk"
     apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-noto-cjk
   fi
 }
 

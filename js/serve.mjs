@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Serves the in-browser checker (www/) on localhost, with the web build of the package
+// (pkg/web), the Markdown library for the preview and the bundled example. Nothing else
+// is served and nothing leaves the machine: the page does all its work in the browser.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { dirname, extname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROUTES = [
+  ["/pkg/", join(ROOT, "pkg", "web")],
+  ["/examples/", join(ROOT, "examples")],
+  ["/status.mjs", join(ROOT, "js", "status.mjs")],
+  ["/vendor/markdown-it.min.js", join(ROOT, "node_modules", "markdown-it", "dist", "markdown-it.min.js")],
+  ["/", join(ROOT, "www")],
+];
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".md": "text/markdown; charset=utf-8",
+  ".png": "image/png",
+  ".ts": "text/plain; charset=utf-8",
+};
+
+function locate(urlPath) {
+  for (const [prefix, target] of ROUTES) {
+    if (urlPath === prefix && !prefix.endsWith("/")) return target;
+    if (prefix.endsWith("/") && urlPath.startsWith(prefix)) {
+      const rest = decodeURIComponent(urlPath.slice(prefix.length)) || "index.html";
+      const file = resolve(target, rest);
+      return file === target || file.startsWith(target + sep) ? file : null;
+    }
+  }
+  return null;
+}
+
+/** Starts the server; resolves to {url, close}. Port 0 picks a free port. */
+export function startServer({ port = 8080, host = "127.0.0.1" } = {}) {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const file = locate(path);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405).end();
+      return;
+    }
+    if (!file) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+        // The page needs nothing from elsewhere; say so to the browser too.
+        "content-security-policy":
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'",
+        "x-content-type-options": "nosniff",
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+    }
+  });
+  return new Promise((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      ok({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => server.close(done)) });
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? process.argv[2] ?? 8080);
+  const { url } = await startServer({ port });
+  console.log(`evidence-check page: ${url}  (Ctrl-C to stop)`);
+}

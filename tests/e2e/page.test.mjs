@@ -1,0 +1,175 @@
+// End-to-end tests of the page (www/) in Debian's Chromium, driven by playwright-core.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { chromium } from "playwright-core";
+import { startServer } from "../../js/serve.mjs";
+import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
+
+const ec = userRequire(userProject())("evidence-check");
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ port: 0 });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(viewport = { width: 1280, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  return { page, errors };
+}
+
+async function paste(page, bundle) {
+  await page.fill("#paste", typeof bundle === "string" ? bundle : JSON.stringify(bundle));
+  await page.click("#check");
+}
+
+const claimStates = (page) =>
+  page.$$eval("[data-claim]", (rows) => Object.fromEntries(rows.map((r) => [r.dataset.claim, r.querySelector("[data-role=state]").textContent])));
+const marks = (page) =>
+  page.$$eval("article.source", (arts) => Object.fromEntries(arts.map((a) => [a.dataset.source, [...a.querySelectorAll("mark")].map((m) => m.textContent)])));
+
+test("the example: badge, claim states, highlighted passages, artifact", async () => {
+  const { page, errors } = await open();
+  await page.click("#load-example");
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "partial");
+  assert.equal(await page.textContent("#meaning"), "Every citation holds, but the report has gaps, or a claim is insufficient, contradicted or disputed.");
+  assert.deepEqual(await claimStates(page), { claim_a: "supported", claim_b: "supported", choice: "supported" });
+  assert.deepEqual(await marks(page), { plan_a: ["方案 A 支持离线整理。"], plan_b: ["方案 B 需要联网检索。"] });
+  // Line numbers: the passages are on line 2 of their sources.
+  assert.equal(await page.$eval("#passage-1", (m) => [...m.closest("ol").children].indexOf(m.closest("li")) + 1), 2);
+  const text = await page.textContent("#artifact-text");
+  assert.equal(await page.textContent("#artifact-digest"), createHash("sha256").update(text).digest("hex"));
+  const expected = readFileSync(join(ROOT, "examples", "demo.artifact.md"), "utf8");
+  // Only the export time differs from the committed artifact (the page uses the clock).
+  const strip = (s) => s.replace(/导出时间:[^\n]*/, "导出时间:");
+  assert.equal(strip(text), strip(expected));
+  // Clicking a citation scrolls to and flashes its passage.
+  await page.click("[data-claim=claim_b] button.cite");
+  assert.equal(await page.$eval("#passage-2", (m) => m.classList.contains("flash") && document.activeElement === m), true);
+  mkdirSync(join(ROOT, "target"), { recursive: true });
+  await page.screenshot({ path: join(ROOT, "target", "www-example.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+const PAYLOAD = '<img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=2) <script>window.__pwned=3</script>';
+
+function hostile({ broken }) {
+  const scope = { tenant_id: "t", user_id: "u" };
+  const spec = { source_id: "web", title: `Page ${PAYLOAD}`, locator: "https://example.org/?q=<b>", filename: "web.md", kind: "public" };
+  const old = "Old text.\r\n";
+  const content = `Intro 😀 line\r\nQuote: ${PAYLOAD}\r\nThe 𝒳 tool works offline.\nEnd`;
+  const store = new ec.EvidenceStore([spec], { now: "2026-11-29T00:00:00+00:00" });
+  const r1 = store.ingest(scope, "web", old);
+  const staleCitation = store.quote(scope, r1, "Old text.", "c_stale");
+  const r2 = store.ingest(scope, "web", content);
+  const good = store.quote(scope, r2, `Quote: ${PAYLOAD}`, "c_payload");
+  const tool = store.quote(scope, r2, "The 𝒳 tool works offline.", "c_tool");
+  const claims = [
+    { claim_id: "k_payload", text: `Claim ${PAYLOAD}`, kind: "fact", citations: [good] },
+    { claim_id: "k_tool", text: "The tool works offline.", kind: "fact", citations: [tool] },
+  ];
+  if (broken) {
+    claims.push({ claim_id: "k_tampered", text: "Tampered.", kind: "fact", citations: [{ ...tool, citation_id: "c_tampered", quote: "The 𝒳 tool works online." }] });
+    claims.push({ claim_id: "k_stale", text: "Stale.", kind: "fact", citations: [staleCitation] });
+  }
+  return {
+    scope,
+    sources: [{ spec, content, revision: 2 }],
+    report: { title: `Report ${PAYLOAD}`, claims, gaps: [`Gap ${PAYLOAD}`] },
+  };
+}
+
+async function assertInert(page) {
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, "no payload script ran");
+  const found = await page.evaluate(() => ({
+    img: document.querySelectorAll("img").length,
+    script: [...document.querySelectorAll("script")].map((s) => s.getAttribute("src")),
+    a: [...document.querySelectorAll("a")].map((a) => a.getAttribute("href")),
+  }));
+  assert.deepEqual(found.img, 0);
+  assert.deepEqual(found.script, ["vendor/markdown-it.min.js", "app.js"]);
+  for (const href of found.a) assert.match(href, /^#source-\d+$/, `unexpected link ${href}`);
+  return found;
+}
+
+test("a hostile bundle: tampered quote, stale revision, injection payloads stay text", async () => {
+  const { page, errors } = await open();
+  await paste(page, hostile({ broken: true }));
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "invalid");
+  assert.deepEqual(await claimStates(page), { k_payload: "pending review", k_tool: "pending review", k_tampered: "invalid", k_stale: "invalid" });
+  assert.equal(await page.textContent("#report-title"), `Report ${PAYLOAD}`);
+  assert.equal(await page.textContent("[data-claim=k_payload] .claim-text"), `Claim ${PAYLOAD}`);
+  assert.deepEqual(await marks(page), { web: [`Quote: ${PAYLOAD}`, "The 𝒳 tool works offline."] });
+  const why = await page.$$eval(".why", (ps) => ps.map((p) => p.textContent));
+  assert.deepEqual(why, [
+    "Citation 3 (c_tampered): 引文与原文区间不一致。 (quote_mismatch). At [" +
+      `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +
+      ") the text reads “The 𝒳 tool works offline.”. The quoted text does not occur in the current source.",
+    "Citation 4 (c_stale): 来源不存在、已撤销、越权或版本失效。 (ref_unavailable). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
+  ]);
+  assert.match(await page.textContent("#artifact-none"), /Not rendered: 报告引用无效,拒绝导出。 \(report_invalid\)/);
+  await assertInert(page);
+  assert.deepEqual(errors, []);
+});
+
+test("the same payloads in a valid report render an inert artifact preview", async () => {
+  const { page, errors } = await open();
+  await paste(page, hostile({ broken: false }));
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "partial");
+  const found = await assertInert(page);
+  assert.deepEqual(found.a, ["#source-1", "#source-2"], "only the artifact's own citation links");
+  const preview = await page.textContent("#preview");
+  assert.ok(preview.includes("<img src=x onerror=\"window.__pwned=1\">"), "the payload shows as text");
+  assert.deepEqual(errors, []);
+});
+
+test("a malformed file and a contract error show every violation with its path", async () => {
+  const { page } = await open();
+  await page.setInputFiles("#file", { name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{ not json") });
+  await page.waitForSelector("#errors:not([hidden])");
+  const items = await page.$$eval("#errors-list li", (lis) => lis.map((l) => l.textContent));
+  assert.deepEqual(items, ["/: key must be a string at line 1 column 3 (invalid_json)"]);
+  assert.equal(await page.isHidden("#overview"), true);
+
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.report.claims[0].kind = "opinion";
+  delete bundle.scope.user_id;
+  await paste(page, bundle);
+  await page.waitForSelector("#errors:not([hidden])");
+  assert.deepEqual(await page.$$eval("#errors-list li", (lis) => lis.map((l) => l.textContent)), [
+    "/scope/user_id: Field required (missing)",
+    "/report/claims/0/kind: Input should be 'fact' or 'inference' (not_allowed)",
+  ]);
+});
+
+test("phone width: nothing overflows sideways", async () => {
+  const { page } = await open({ width: 390, height: 844 });
+  await page.click("#load-example");
+  await page.waitForSelector("#overview:not([hidden])");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  await page.screenshot({ path: join(ROOT, "target", "www-phone.png"), fullPage: true });
+});

@@ -1,0 +1,388 @@
+// The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
+// the page through textContent or createTextNode — never as HTML.
+import init, { checkBundle, digestText } from "./pkg/evidence_check.js";
+import { STATUS_MEANING } from "./status.mjs";
+
+const $ = (id) => document.getElementById(id);
+const STATES = ["supported", "pending_review", "insufficient", "disputed", "contradicted", "invalid"];
+const STATE_WORD = {
+  supported: "supported", pending_review: "pending review", insufficient: "insufficient",
+  disputed: "disputed", contradicted: "contradicted", invalid: "invalid",
+};
+
+/** Creates an element with attributes and children (strings become text nodes). */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+const normalize = (text) => text.replace(/\r\n?/g, "\n");
+const codePoints = (text) => Array.from(text);
+
+/** Code-point starts of the non-overlapping occurrences of `needle` in `text`, from the left. */
+function occurrences(text, needle) {
+  const starts = [];
+  if (!needle) return starts;
+  let from = 0;
+  for (;;) {
+    const i = text.indexOf(needle, from);
+    if (i < 0) return starts;
+    starts.push(codePoints(text.slice(0, i)).length);
+    from = i + needle.length;
+  }
+}
+
+function lineOf(cps, cp) {
+  let line = 1;
+  for (let i = 0; i < cp && i < cps.length; i++) if (cps[i] === "\n") line++;
+  return line;
+}
+
+// ---- errors ------------------------------------------------------------------------
+
+function showErrors(summary, issues) {
+  const list = $("errors-list");
+  list.replaceChildren(
+    ...issues.map((i) => el("li", {}, el("code", { text: i.path === "" ? "/" : i.path }), ": ", i.message, " ", el("span", { class: "help", text: `(${i.code})` }))),
+  );
+  $("errors-summary").textContent = summary;
+  $("errors").hidden = false;
+  for (const id of ["overview", "claims", "sources", "artifact"]) $(id).hidden = true;
+}
+
+function hideErrors() {
+  $("errors").hidden = true;
+}
+
+// ---- the check ---------------------------------------------------------------------
+
+function check(text, origin) {
+  let result;
+  try {
+    result = checkBundle(text);
+  } catch (e) {
+    const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
+    showErrors(`${origin}: ${e?.message ?? e}`, issues);
+    return;
+  }
+  hideErrors();
+  show(JSON.parse(text), result);
+}
+
+function show(bundle, result) {
+  const { assessment, artifact, render_error: renderError } = result;
+  const sources = new Map(bundle.sources.map((s) => {
+    const content = normalize(s.content);
+    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, cps: codePoints(content), marks: [] }];
+  }));
+  const issuesByCitation = new Map();
+  for (const i of assessment.issues) if (!issuesByCitation.has(i.citation_id)) issuesByCitation.set(i.citation_id, i);
+
+  // Citations numbered by first appearance (for a valid report, the artifact's numbers).
+  const citations = new Map();
+  for (const claim of bundle.report.claims) {
+    for (const c of claim.citations ?? []) {
+      if (!citations.has(c.citation_id)) citations.set(c.citation_id, { n: citations.size + 1, citation: c, issue: issuesByCitation.get(c.citation_id) });
+    }
+  }
+  for (const info of citations.values()) {
+    const src = sources.get(info.citation.ref.source_id);
+    if (!info.issue && src) src.marks.push(info);
+  }
+
+  // Overview.
+  const badge = $("badge");
+  badge.className = `badge s-${assessment.status}`;
+  badge.textContent = assessment.status.replace("_", " ");
+  $("meaning").textContent = STATUS_MEANING[assessment.status] ?? "";
+  $("report-title").textContent = bundle.report.title;
+  $("report-digest").textContent = assessment.report_digest;
+  const counts = {};
+  for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
+  $("counts").replaceChildren(
+    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: STATE_WORD[s] }), ` ${counts[s]}`)),
+  );
+
+  // Claims.
+  const reviews = new Map((bundle.reviews ?? []).map((r) => [r.claim_id, r]));
+  $("claim-list").replaceChildren(
+    ...bundle.report.claims.map((claim) => {
+      const state = assessment.claims[claim.claim_id];
+      const review = reviews.get(claim.claim_id);
+      const cites = (claim.citations ?? []).map((c) => {
+        const info = citations.get(c.citation_id);
+        return el("button", {
+          type: "button",
+          class: `cite${info.issue ? " invalid" : ""}`,
+          "data-citation": c.citation_id,
+          "aria-label": info.issue ? `citation ${info.n} (${c.citation_id}) is invalid` : `show passage ${info.n} (${c.citation_id})`,
+          onclick: () => (info.issue ? explainFocus(c.citation_id) : flash(info.n)),
+        }, info.issue ? `✖ ${info.n}` : `[${info.n}]`);
+      });
+      const why = (claim.citations ?? [])
+        .map((c) => citations.get(c.citation_id))
+        .filter((info) => info.issue)
+        .map((info) => el("p", { class: "why", id: `why-${info.citation.citation_id}`, tabindex: "-1" }, explain(info, sources)));
+      return el(
+        "li",
+        { "data-claim": claim.claim_id, "data-state": state },
+        el("div", { class: "claim-head" },
+          el("span", { class: "claim-id", text: claim.claim_id }),
+          el("span", { class: "kind", text: claim.kind === "fact" ? "fact" : "inference" }),
+          el("span", { class: `badge s-${state}`, "data-role": "state", text: STATE_WORD[state] ?? state }),
+        ),
+        el("p", { class: "claim-text", text: claim.text }),
+        claim.rationale ? el("p", { class: "help" }, "Rationale: ", claim.rationale) : null,
+        review ? el("p", { class: "help" }, "Review: ", el("strong", { text: review.verdict }), ` — ${review.note} (${review.reviewed_at})`) : null,
+        cites.length ? el("p", {}, "Citations: ", ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: "No citations." }),
+        ...why,
+      );
+    }),
+  );
+  const cg = [
+    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: "Conflict " }), c.claim_ids.join(", "), ": ", c.reason)),
+    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: "Gap: " }), g)),
+  ];
+  $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: "No conflicts or gaps recorded; that does not mean the sources are complete." })]));
+
+  // Sources.
+  $("source-list").replaceChildren(...[...sources.values()].map(renderSource));
+
+  // Artifact.
+  $("artifact-none").hidden = Boolean(artifact);
+  $("artifact-body").hidden = !artifact;
+  if (artifact) {
+    $("artifact-text").textContent = artifact.content;
+    $("artifact-digest").textContent = artifact.content_digest;
+    renderPreview(artifact.content, $("preview"));
+  } else {
+    $("artifact-none").textContent = renderError ? `Not rendered: ${renderError.message} (${renderError.code})` : "Not rendered.";
+    $("artifact-text").textContent = "";
+    $("preview").replaceChildren();
+  }
+  current = artifact;
+  for (const id of ["overview", "claims", "sources", "artifact"]) $(id).hidden = false;
+  $("overview").scrollIntoView({ block: "start" });
+}
+
+/** Why a citation failed, and where its quote does occur in the current text. */
+function explain(info, sources) {
+  const { citation: c, issue, n } = info;
+  const src = sources.get(c.ref.source_id);
+  const parts = [`Citation ${n} (${c.citation_id}): ${issue.message} (${issue.code}). `];
+  if (!src) {
+    parts.push(`The bundle has no source "${c.ref.source_id}".`);
+    return parts.join("");
+  }
+  if (issue.code === "ref_unavailable") {
+    if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
+    else parts.push("Wrong digest: the cited digest is not the current text's. ");
+  } else if (issue.code === "quote_mismatch") {
+    parts.push(`At [${c.start}, ${c.end}) the text reads “${src.cps.slice(c.start, c.end).join("")}”. `);
+  } else if (issue.code === "range_out_of_bounds") {
+    parts.push(`The text has only ${src.cps.length} code points. `);
+  }
+  const at = occurrences(src.content, c.quote);
+  const len = codePoints(c.quote).length;
+  if (at.length === 1) parts.push(`The quoted text occurs once in the current source, at [${at[0]}, ${at[0] + len}) (line ${lineOf(src.cps, at[0])}).`);
+  else if (at.length > 1) parts.push(`The quoted text occurs ${at.length} times in the current source.`);
+  else parts.push("The quoted text does not occur in the current source.");
+  return parts.join("");
+}
+
+function renderSource(src) {
+  // Which citations cover each code point; consecutive points with the same cover form a span.
+  const cover = new Array(src.cps.length).fill("");
+  for (const m of src.marks) for (let i = m.citation.start; i < m.citation.end && i < cover.length; i++) cover[i] += (cover[i] ? " " : "") + m.n;
+  const firstSeen = new Set();
+  const lines = [];
+  let line = el("li");
+  let i = 0;
+  while (i < src.cps.length) {
+    if (src.cps[i] === "\n") {
+      lines.push(line);
+      line = el("li");
+      i++;
+      continue;
+    }
+    let j = i;
+    let text = "";
+    while (j < src.cps.length && src.cps[j] !== "\n" && cover[j] === cover[i]) text += src.cps[j++];
+    if (cover[i]) {
+      const ns = cover[i].split(" ");
+      const mark = el("mark", { "data-cites": cover[i], title: `citation ${ns.join(", ")}`, tabindex: "-1" }, text);
+      for (const n of ns) if (!firstSeen.has(n)) {
+        firstSeen.add(n);
+        if (!mark.id) mark.id = `passage-${n}`;
+        else mark.setAttribute("data-also", `passage-${n}`);
+      }
+      line.append(mark);
+    } else line.append(document.createTextNode(text));
+    i = j;
+  }
+  if (line.childNodes.length || !src.content.endsWith("\n")) lines.push(line);
+  return el(
+    "article",
+    { class: "source", "data-source": src.spec.source_id },
+    el("h3", { text: src.spec.title }),
+    el("dl", {},
+      el("dt", { text: "Source id" }), el("dd", {}, el("code", { text: src.spec.source_id })),
+      el("dt", { text: "Locator" }), el("dd", { text: src.spec.locator }),
+      el("dt", { text: "Kind" }), el("dd", { text: src.spec.kind }),
+      el("dt", { text: "Revision" }), el("dd", { text: String(src.revision) }),
+      el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: digestText(src.content) })),
+    ),
+    el("ol", { class: "lines" }, ...lines),
+  );
+}
+
+function flash(n) {
+  const mark = document.getElementById(`passage-${n}`) ?? document.querySelector(`mark[data-also="passage-${n}"]`);
+  if (!mark) return;
+  mark.scrollIntoView({ block: "center", behavior: "smooth" });
+  mark.focus({ preventScroll: true });
+  mark.classList.remove("flash");
+  void mark.offsetWidth;
+  mark.classList.add("flash");
+}
+
+function explainFocus(citationId) {
+  const p = document.getElementById(`why-${citationId}`);
+  if (p) p.focus();
+}
+
+// ---- the Markdown preview: markdown-it tokens to DOM, text only ---------------------
+
+const BLOCK_TAGS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "table", "thead", "tbody", "tr", "th", "td"]);
+const INLINE_TAGS = new Set(["strong", "em", "s"]);
+
+function renderPreview(markdown, container) {
+  const md = window.markdownit({ html: false, linkify: false, typographer: false });
+  const tokens = md.parse(markdown, {});
+  const stack = [container];
+  container.replaceChildren();
+  for (const t of tokens) {
+    const top = stack[stack.length - 1];
+    if (t.nesting === 1) {
+      const node = document.createElement(BLOCK_TAGS.has(t.tag) ? t.tag : "div");
+      top.append(node);
+      stack.push(node);
+    } else if (t.nesting === -1) {
+      stack.pop();
+    } else if (t.type === "inline") {
+      renderInline(t.children ?? [], top);
+    } else if (t.type === "fence" || t.type === "code_block") {
+      top.append(el("pre", {}, el("code", { text: t.content })));
+    } else if (t.type === "hr") {
+      top.append(el("hr"));
+    } else if (t.content) {
+      top.append(document.createTextNode(t.content));
+    }
+  }
+}
+
+function renderInline(tokens, parent) {
+  const stack = [parent];
+  for (const t of tokens) {
+    const top = stack[stack.length - 1];
+    if (t.type === "link_open") {
+      const href = t.attrGet("href") ?? "";
+      // Only in-document anchors become links; anything else stays text.
+      const node = /^#[A-Za-z0-9_-]+$/.test(href) ? el("a", { href }) : el("span", { class: "link" });
+      top.append(node);
+      stack.push(node);
+    } else if (t.nesting === 1) {
+      const node = document.createElement(INLINE_TAGS.has(t.tag) ? t.tag : "span");
+      top.append(node);
+      stack.push(node);
+    } else if (t.nesting === -1) {
+      stack.pop();
+    } else if (t.type === "code_inline") {
+      top.append(el("code", { text: t.content }));
+    } else if (t.type === "softbreak") {
+      top.append(document.createTextNode("\n"));
+    } else if (t.type === "hardbreak") {
+      top.append(el("br"));
+    } else if (t.type === "image") {
+      top.append(document.createTextNode(t.content));
+    } else {
+      top.append(document.createTextNode(t.content));
+    }
+  }
+}
+
+// ---- input ---------------------------------------------------------------------------
+
+let current = null;
+
+async function readFile(file) {
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    showErrors(`${file.name}: not valid UTF-8 text`, [{ path: "", code: "invalid_utf8", message: "the file is not valid UTF-8" }]);
+    return null;
+  }
+}
+
+function wire() {
+  $("load-example").addEventListener("click", async () => {
+    const text = await (await fetch("examples/demo.bundle.json")).text();
+    $("paste").value = text;
+    check(text, "the example");
+  });
+  $("file").addEventListener("change", async (e) => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    const text = await readFile(file);
+    if (text !== null) check(text, file.name);
+    e.target.value = "";
+  });
+  $("check").addEventListener("click", () => check($("paste").value, "the pasted JSON"));
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    const file = e.dataTransfer?.files?.[0];
+    if (file) {
+      const text = await readFile(file);
+      if (text !== null) check(text, file.name);
+    }
+  });
+  $("copy").addEventListener("click", async () => {
+    if (!current) return;
+    try {
+      await navigator.clipboard.writeText(current.content);
+      $("copy-status").textContent = "Copied.";
+    } catch {
+      $("copy-status").textContent = "The browser refused the clipboard; select the text instead.";
+    }
+  });
+  $("download").addEventListener("click", () => {
+    if (!current) return;
+    const url = URL.createObjectURL(new Blob([current.content], { type: "text/markdown;charset=utf-8" }));
+    const a = el("a", { href: url, download: "artifact.md" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+}
+
+await init();
+wire();
+$("loading").textContent = "Ready.";
+document.body.dataset.ready = "true";

@@ -80,6 +80,8 @@ pub struct BundleOptions {
     pub clock: Clock,
     pub render: bool,
     pub store: StoreOptions,
+    /// The contract limits the bundle was parsed with.
+    pub limits: crate::contract::Limits,
 }
 
 /// What a bundle check found.

@@ -197,8 +197,6 @@ coded_enum! {
         ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。"),
         /// The cited snapshot does not exist: never ingested, removed, another scope's, or an old revision.
         RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。"),
-        /// The snapshot's text no longer hashes to its digest.
-        DigestMismatch => ("digest_mismatch", "正文指纹不匹配。"),
         /// The citation's range ends past the end of the text.
         RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。"),
         /// The quote is not the text found at the cited range.

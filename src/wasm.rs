@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::bundle::{check_bundle as core_check_bundle, Bundle, BundleError, BundleOptions};
 use crate::clock::Clock;
 use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
+use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
 use crate::error::{ContractError, RenderError, StoreError};
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
@@ -64,7 +65,11 @@ export interface BundleResult { assessment: Assessment; artifact?: Artifact; ren
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
 export interface ClockOptions { now?: string; }
-export interface CheckBundleOptions { now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number; }
+/** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
+export interface CheckBundleOptions {
+  now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
+  maxClaims?: number; maxCitations?: number; maxInputBytes?: number;
+}
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
 /** A claim quoting one line (1-based) of one document version. */
@@ -269,8 +274,12 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str) -> Result<String, JsVal
 }
 
 fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+    parse_arg_with(value, text_ok, name, &Limits::default())
+}
+
+fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits) -> Result<T, JsValue> {
     let text = json_text(value, text_ok, name)?;
-    T::from_json_limited(&text, DEFAULT_MAX_INPUT_BYTES).map_err(|e| contract_error(&e))
+    T::from_json_with(&text, limits).map_err(|e| contract_error(&e))
 }
 
 fn value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
@@ -345,6 +354,17 @@ impl Options {
             None => Ok(default),
             Some(v) => v.as_bool().ok_or_else(|| argument_error(format!("options.{key} must be a boolean"))),
         }
+    }
+
+    fn limits(&self) -> Result<Limits, JsValue> {
+        let d = Limits::default();
+        Ok(Limits {
+            max_claims: self.count("maxClaims", d.max_claims)?,
+            max_citations: self.count("maxCitations", d.max_citations)?,
+            max_conflicts: d.max_conflicts,
+            max_gaps: d.max_gaps,
+            max_input_bytes: self.count("maxInputBytes", d.max_input_bytes)?,
+        })
     }
 
     fn store(&self) -> Result<StoreOptions, JsValue> {
@@ -541,9 +561,14 @@ pub fn render(
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
 #[wasm_bindgen(js_name = checkBundle)]
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
-    let bundle: Bundle = parse_arg(&bundle.into(), true, "bundle")?;
-    let options = Options::new(options.map(Into::into), &["now", "render", "maxSources", "maxSourceBytes"], "options")?;
-    let options = BundleOptions { clock: options.clock()?, render: options.flag("render", true)?, store: options.store()? };
+    let options = Options::new(
+        options.map(Into::into),
+        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes"],
+        "options",
+    )?;
+    let options =
+        BundleOptions { clock: options.clock()?, render: options.flag("render", true)?, store: options.store()?, limits: options.limits()? };
+    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits)?;
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
     typed(&result)
 }

@@ -184,7 +184,8 @@ fn json_text_duplicate_keys_and_size_limit() {
     assert_eq!(e.violations[0].code.code(), "duplicate_key");
     let e = Report::from_json("{").unwrap_err();
     assert_eq!(e.violations[0].code.code(), "invalid_json");
-    let e = Report::from_json_limited(&valid_report().to_string(), 10).unwrap_err();
+    let tiny = evidence_check::contract::Limits { max_input_bytes: 10, ..Default::default() };
+    let e = Report::from_json_with(&valid_report().to_string(), &tiny).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "input_too_large");
     let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
     let e = Report::from_json(&deep).unwrap_err();
@@ -434,4 +435,14 @@ fn a_closed_store_refuses_everything() {
     assert_eq!(st.ingest(&s, "a", "A").unwrap_err().code(), "store_closed");
     assert_eq!(st.get(&s, &r).unwrap_err().code(), "store_closed");
     assert_eq!(st.remove(&s, "a").unwrap_err().code(), "store_closed");
+}
+
+#[test]
+fn limits_can_be_raised() {
+    let mut r = valid_report();
+    let claim = r["claims"][0].clone();
+    r["claims"] = json!((0..13).map(|i| { let mut c = claim.clone(); c["claim_id"] = json!(format!("k{i}")); c }).collect::<Vec<_>>());
+    assert_eq!(violations(r.clone()), vec![("/claims".to_owned(), "too_long".to_owned())]);
+    let raised = evidence_check::contract::Limits { max_claims: 13, ..Default::default() };
+    assert_eq!(Report::from_value_with(&r, &raised).unwrap().claims.len(), 13);
 }

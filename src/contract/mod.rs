@@ -15,14 +15,27 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{ContractError, ViolationCode};
 use validate::{is_blank, join, sized, Checker, DIGEST, FILENAME, IDENTIFIER};
 
-/// Maximum claims in a report.
-pub const MAX_CLAIMS: usize = 12;
-/// Maximum citations in one claim.
-pub const MAX_CITATIONS: usize = 4;
-/// Maximum conflicts in a report.
-pub const MAX_CONFLICTS: usize = 6;
-/// Maximum gaps in a report.
-pub const MAX_GAPS: usize = 8;
+/// The list and size limits of the contracts. The defaults are the reference's; a host
+/// may raise them (for example to check large generated reports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Claims in a report (reference: 12).
+    pub max_claims: usize,
+    /// Citations in one claim (reference: 4).
+    pub max_citations: usize,
+    /// Conflicts in a report (reference: 6).
+    pub max_conflicts: usize,
+    /// Gaps in a report (reference: 8).
+    pub max_gaps: usize,
+    /// Size of a JSON input in bytes, checked before parsing (16 MiB).
+    pub max_input_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_claims: 12, max_citations: 4, max_conflicts: 6, max_gaps: 8, max_input_bytes: json::DEFAULT_MAX_INPUT_BYTES }
+    }
+}
 /// Maximum code points of a read result's content.
 pub const MAX_READ_CONTENT_CHARS: usize = 24_000;
 
@@ -34,24 +47,29 @@ pub trait Contract: Sized {
     /// Checks `v`, pushing every violation (paths below `path`) into `c`.
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self>;
 
-    /// Checks a JSON value.
+    /// Checks a JSON value with the default limits.
     fn from_value(v: &Value) -> Result<Self, ContractError> {
-        let mut c = Checker::default();
+        Self::from_value_with(v, &Limits::default())
+    }
+
+    /// Checks a JSON value with the given limits.
+    fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
+        let mut c = Checker { violations: Vec::new(), limits: *limits };
         match Self::check(&mut c, v, "") {
             Some(t) if c.violations.is_empty() => Ok(t),
             _ => Err(ContractError { subject: Self::SUBJECT, violations: c.violations }),
         }
     }
 
-    /// Parses and checks JSON text (duplicate keys refused, default size limit).
+    /// Parses and checks JSON text (duplicate keys refused) with the default limits.
     fn from_json(text: &str) -> Result<Self, ContractError> {
-        Self::from_json_limited(text, json::DEFAULT_MAX_INPUT_BYTES)
+        Self::from_json_with(text, &Limits::default())
     }
 
-    /// Parses and checks JSON text of at most `max_bytes` bytes.
-    fn from_json_limited(text: &str, max_bytes: usize) -> Result<Self, ContractError> {
-        let v = json::parse_strict(text, max_bytes, Self::SUBJECT)?;
-        Self::from_value(&v)
+    /// Parses and checks JSON text with the given limits.
+    fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
+        let v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
+        Self::from_value_with(&v, limits)
     }
 }
 
@@ -256,7 +274,7 @@ impl Contract for Claim {
         let text = c.string_field(m, path, "text", &sized(1, 1000));
         let kind = c.literal_field(m, path, "kind", &[("fact", ClaimKind::Fact), ("inference", ClaimKind::Inference)]);
         let rationale = c.string_or(m, path, "rationale", &sized(0, 1000));
-        let citations = c.list_or(m, path, "citations", MAX_CITATIONS, Citation::check);
+        let citations = c.list_or(m, path, "citations", c.limits.max_citations, Citation::check);
         let claim = finish(c, before, || {
             Some(Claim { claim_id: claim_id?, text: text?, kind: kind?, rationale: rationale?, citations: citations? })
         })?;
@@ -345,9 +363,9 @@ impl Contract for Report {
         let title = c.string_field(m, path, "title", &sized(1, 120));
         let claims = c
             .required(m, path, "claims")
-            .and_then(|cl| c.list(cl, &join(path, "claims"), 1, MAX_CLAIMS, Claim::check));
-        let conflicts = c.list_or(m, path, "conflicts", MAX_CONFLICTS, Conflict::check);
-        let gaps = c.list_or(m, path, "gaps", MAX_GAPS, |c, v, p| c.string(v, p, &sized(1, 1000)));
+            .and_then(|cl| c.list(cl, &join(path, "claims"), 1, c.limits.max_claims, Claim::check));
+        let conflicts = c.list_or(m, path, "conflicts", c.limits.max_conflicts, Conflict::check);
+        let gaps = c.list_or(m, path, "gaps", c.limits.max_gaps, |c, v, p| c.string(v, p, &sized(1, 1000)));
         let report = finish(c, before, || {
             Some(Report { title: title?, claims: claims?, conflicts: conflicts?, gaps: gaps? })
         })?;

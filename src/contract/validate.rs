@@ -97,6 +97,8 @@ fn type_name(v: &Value) -> &'static str {
 #[derive(Default)]
 pub struct Checker {
     pub violations: Vec<Violation>,
+    /// The list limits in force.
+    pub limits: super::Limits,
 }
 
 impl Checker {

@@ -38,13 +38,15 @@ const manifest = {
   bin: { "evidence-check": "./bin/cli.mjs" },
   files: ["node/", "web/", "bin/", "README.md", "LICENSE"],
   engines: { node: ">=20" },
+  // The CLI's batch mode runs bundles on a worker pool.
+  dependencies: { piscina: JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies.piscina },
   sideEffects: false,
 };
 // The web build is an ES module, the Node build CommonJS; say so where Node looks.
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
-for (const f of ["cli.mjs", "load.mjs", "status.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`assembled pkg/ (evidence-check ${version})`);

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, or print a source digest.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
 
 const USAGE = `usage:
   evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601]
+  evidence-check check DIR [--jobs N] [--json] [--now ISO-8601]
   evidence-check digest FILE
   evidence-check --help | --version
 
@@ -12,6 +16,9 @@ check   assesses the bundle's report against its sources and reviews, prints the
         status, each claim's state and the issues, and writes the Markdown artifact
         with --out. Exit code: 0 reviewed_candidate, 1 needs_review or partial,
         2 invalid, 3 unusable input.
+        Given a directory, checks every *.json bundle in it on N worker threads
+        (default: the number of cores), prints a summary (a progress bar on a
+        terminal) and exits with the worst code of all bundles.
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
@@ -24,7 +31,7 @@ class UsageError extends Error {
 }
 
 function parseArgs(argv) {
-  const opts = { positional: [], out: undefined, json: false, now: undefined };
+  const opts = { positional: [], out: undefined, json: false, now: undefined, jobs: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -34,6 +41,11 @@ function parseArgs(argv) {
     if (a === "--out") opts.out = value();
     else if (a === "--now") opts.now = value();
     else if (a === "--json") opts.json = true;
+    else if (a === "--jobs") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError("--jobs takes a whole number from 1 to 256");
+      opts.jobs = n;
+    }
     else if (a === "--help" || a === "-h") opts.help = true;
     else if (a === "--version") opts.version = true;
     else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
@@ -80,8 +92,68 @@ function printTable(result, bundle) {
   return lines.join("\n");
 }
 
+function isDirectory(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Checks every bundle of a directory on worker threads (a piscina pool). */
+async function checkDirectory(opts) {
+  const dir = opts.positional[1];
+  if (opts.out !== undefined) throw new UsageError("--out takes one bundle, not a directory");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f));
+  const { Piscina } = await import("piscina");
+  const jobs = opts.jobs ?? availableParallelism();
+  const pool = new Piscina({ filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)), minThreads: jobs, maxThreads: jobs });
+  const tty = process.stderr.isTTY;
+  const started = performance.now();
+  let done = 0;
+  const progress = () => {
+    if (!tty) return;
+    const width = 30;
+    const filled = files.length ? Math.round((done / files.length) * width) : width;
+    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
+  };
+  const results = await Promise.all(
+    files.map((path) =>
+      pool.run({ path, now: opts.now }).then((r) => {
+        done++;
+        if (done % 64 === 0 || done === files.length) progress();
+        return r;
+      }),
+    ),
+  );
+  await pool.destroy();
+  if (tty) process.stderr.write("\n");
+  const seconds = (performance.now() - started) / 1000;
+  const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0 };
+  let worst = 0;
+  for (const r of results) {
+    if (r.error) {
+      counts.unusable++;
+      worst = 3;
+    } else {
+      counts[r.status]++;
+      worst = Math.max(worst, STATUS_EXIT[r.status]);
+    }
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ directory: dir, jobs, bundles: files.length, seconds, counts, results }, null, 2) + "\n");
+  } else {
+    const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
+    for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
+    for (const r of results.filter((r) => r.error)) lines.push(`  ${r.path}: ${r.error.code}: ${r.error.message}`);
+    process.stdout.write(lines.join("\n") + "\n");
+  }
+  return worst;
+}
+
 function check(lib, opts) {
-  if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json");
+  if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json or one directory");
+  if (opts.jobs !== undefined) throw new UsageError("--jobs takes a directory of bundles");
   const path = opts.positional[1];
   const text = readText(path);
   const options = { render: true };
@@ -124,7 +196,7 @@ function describe(err) {
   return lines.join("\n");
 }
 
-export function main(argv) {
+export async function main(argv) {
   let opts;
   try {
     opts = parseArgs(argv);
@@ -139,7 +211,7 @@ export function main(argv) {
     const lib = loadPackage();
     switch (opts.positional[0]) {
       case "check":
-        return check(lib, opts);
+        return opts.positional[1] !== undefined && isDirectory(opts.positional[1]) ? await checkDirectory(opts) : check(lib, opts);
       case "digest":
         return digest(lib, opts);
       default:
@@ -152,4 +224,4 @@ export function main(argv) {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

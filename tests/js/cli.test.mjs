@@ -143,3 +143,32 @@ test("--help and --version", () => {
   assert.match(run("--help").stdout, /^usage:\n  evidence-check check BUNDLE.json/);
   assert.equal(run("--version").stdout, "evidence-check 0.1.0\n");
 });
+
+test("check DIR --jobs 2 checks every bundle and exits with the worst code", () => {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
+  const example = readFileSync(EXAMPLE, "utf8");
+  for (let i = 0; i < 5; i++) writeFileSync(join(dir, `ok-${i}.json`), example);
+  writeFileSync(join(dir, "invalid.json"), readFileSync(variant((b) => (b.report.claims[0].citations[0].start += 1))));
+  writeFileSync(join(dir, "notes.txt"), "not a bundle, not read");
+  let r = run("check", dir, "--jobs", "2", "--json", "--now", NOW);
+  assert.equal(r.code, 2, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(
+    { jobs: out.jobs, bundles: out.bundles, counts: out.counts, results: out.results },
+    {
+      jobs: 2,
+      bundles: 6,
+      counts: { reviewed_candidate: 0, needs_review: 0, partial: 5, invalid: 1, unusable: 0 },
+      results: [
+        { path: join(dir, "invalid.json"), status: "invalid", issues: 1 },
+        ...[0, 1, 2, 3, 4].map((i) => ({ path: join(dir, `ok-${i}.json`), status: "partial", issues: 0 })),
+      ],
+    },
+  );
+  writeFileSync(join(dir, "zz-broken.json"), "{");
+  r = run("check", dir, "--jobs", "1");
+  assert.equal(r.code, 3);
+  assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
+  assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
+  assert.equal(run("check", dir, "--jobs", "0").code, 3);
+});

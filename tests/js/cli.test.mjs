@@ -148,7 +148,7 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
   const example = readFileSync(EXAMPLE, "utf8");
   for (let i = 0; i < 5; i++) writeFileSync(join(dir, `ok-${i}.json`), example);
-  writeFileSync(join(dir, "invalid.json"), readFileSync(variant((b) => (b.report.claims[0].citations[0].start += 1))));
+  writeFileSync(join(dir, "invalid.json"), readFileSync(variant((b) => (b.report.claims[1].citations[0].start += 1))));
   writeFileSync(join(dir, "notes.txt"), "not a bundle, not read");
   let r = run("check", dir, "--jobs", "2", "--json", "--now", NOW);
   assert.equal(r.code, 2, r.stderr);

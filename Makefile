@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
+.PHONY: all setup build demo serve bench bench-quick test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
 
 all: build
 
@@ -41,8 +41,17 @@ demo: build
 serve: build
 	node js/serve.mjs $${PORT:-8080}
 
+## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
+bench: build
+	@test -x .venv/bin/python || (python3 -m venv .venv && .venv/bin/pip install -q pydantic==2.14.3) || echo "bench: no Python venv; the reference is not compared"
+	node bench/bench.mjs
+
+## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
+bench-quick: build
+	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
+
 ## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-node test-e2e
+test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick test-node
 
 test-native:
 	$(CARGO) test --all-targets

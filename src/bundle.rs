@@ -5,12 +5,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::assess::{assess, Assessment};
+use crate::assess::{check, Assessment};
 use crate::clock::Clock;
 use crate::contract::validate::{join, sized, Checker, ANY_STRING};
 use crate::contract::{Contract, Report, Scope, SourceSpec};
-use crate::error::{ContractError, RenderError, ReviewErrorKind, StoreError};
-use crate::render::{render, Artifact};
+use crate::error::{ContractError, ReviewErrorKind, StoreError};
+use crate::render::{render_checked, Artifact};
 use crate::review::Review;
 use crate::store::{EvidenceStore, StoreOptions};
 
@@ -154,15 +154,15 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 /// Checks a bundle: assess, and render when asked.
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
-    let assessment = assess(&bundle.scope, &bundle.report, &store, &bundle.reviews).map_err(BundleError::Review)?;
+    // One assessment serves both the result and the artifact.
+    let checked = check(&bundle.scope, &bundle.report, &store, &bundle.reviews).map_err(BundleError::Review)?;
     let (artifact, render_error) = if options.render {
-        match render(&bundle.scope, &bundle.report, &store, &bundle.reviews, &options.clock) {
+        match render_checked(&bundle.report, &checked, &options.clock) {
             Ok(a) => (Some(a), None),
-            Err(RenderError::Review(k)) => return Err(BundleError::Review(k)),
-            Err(RenderError::Render(k)) => (None, Some(RenderIssue { code: k.code(), message: k.message() })),
+            Err(k) => (None, Some(RenderIssue { code: k.code(), message: k.message() })),
         }
     } else {
         (None, None)
     };
-    Ok(BundleResult { assessment, artifact, render_error })
+    Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::assess::{check, ClaimState, Status};
+use crate::assess::{check, Checked, ClaimState, Status};
 use crate::clock::Clock;
 use crate::contract::validate::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
@@ -67,11 +67,18 @@ fn label(state: ClaimState) -> &'static str {
 /// Renders the artifact; refuses an invalid report and an oversize artifact.
 pub fn render(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], clock: &Clock) -> Result<Artifact, RenderError> {
     let checked = check(scope, report, store, reviews)?;
+    render_checked(report, &checked, clock).map_err(RenderError::Render)
+}
+
+/// Renders from an assessment already made (see [`crate::assess::check`]).
+pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock) -> Result<Artifact, RenderErrorKind> {
     let a = &checked.assessment;
     if a.status == Status::Invalid {
-        return Err(RenderErrorKind::ReportInvalid.into());
+        return Err(RenderErrorKind::ReportInvalid);
     }
-    let number = |citation_id: &str| checked.citations.iter().position(|(c, _)| c.citation_id == citation_id).map_or(0, |i| i + 1);
+    let numbers: std::collections::HashMap<&str, usize> =
+        checked.citations.iter().enumerate().map(|(i, (c, _))| (c.citation_id.as_str(), i + 1)).collect();
+    let number = |citation_id: &str| numbers.get(citation_id).copied().unwrap_or(0);
     let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);
 
     let mut lines: Vec<String> = vec![
@@ -156,7 +163,7 @@ pub fn render(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
     }
     let content = lines.join("\n");
     if content.len() > MAX_ARTIFACT_BYTES || content.chars().count() > MAX_ARTIFACT_CHARS {
-        return Err(RenderErrorKind::ArtifactTooLarge.into());
+        return Err(RenderErrorKind::ArtifactTooLarge);
     }
     Ok(Artifact {
         content_digest: sha256_hex(&content),

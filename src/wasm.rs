@@ -254,10 +254,13 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     let Some(s) = value.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} must be a string")));
     };
-    if !s.is_valid_utf16() {
+    // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
+    // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
+    let text = String::from(s);
+    if text.contains('\u{FFFD}') && !s.is_valid_utf16() {
         return Err(evidence_error("invalid_unicode", &format!("{name} contains an unpaired surrogate; it is not valid Unicode")));
     }
-    Ok(String::from(s))
+    Ok(text)
 }
 
 /// The JSON text of an argument: a string is taken as JSON text when `text_ok`,

@@ -93,6 +93,52 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// A failed check: its code and message, placed at a path by the caller.
+type Fault = (ViolationCode, String);
+
+fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
+    let Value::String(s) = v else {
+        return Err((ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v))));
+    };
+    if rule.min > 0 || rule.max < usize::MAX {
+        let n = s.chars().count();
+        if n < rule.min {
+            return Err((ViolationCode::TooShort, format!("String should have at least {} characters", rule.min)));
+        }
+        if n > rule.max {
+            return Err((ViolationCode::TooLong, format!("String should have at most {} characters, not {n}", rule.max)));
+        }
+    }
+    if let Some((matches, pattern)) = rule.pattern {
+        if !matches(s) {
+            return Err((ViolationCode::PatternMismatch, format!("String should match pattern '{pattern}'")));
+        }
+    }
+    Ok(s.clone())
+}
+
+fn int_value(v: &Value, min: u64) -> Result<u64, Fault> {
+    match v {
+        Value::Number(n) if n.is_u64() => match n.as_u64() {
+            Some(n) if n >= min => Ok(n),
+            _ => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
+        },
+        Value::Number(n) if n.is_i64() => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
+        _ => Err((ViolationCode::WrongType, format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)))),
+    }
+}
+
+fn literal_value<T: Copy>(v: &Value, options: &[(&str, T)]) -> Result<T, Fault> {
+    let found = match v {
+        Value::String(s) => options.iter().find(|(name, _)| name == s).map(|(_, t)| *t),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        let names: Vec<String> = options.iter().map(|(n, _)| format!("'{n}'")).collect();
+        (ViolationCode::NotAllowed, format!("Input should be {}", names.join(" or ")))
+    })
+}
+
 /// Collects violations while a value is checked.
 #[derive(Default)]
 pub struct Checker {
@@ -143,87 +189,50 @@ impl Checker {
     }
 
     pub fn string(&mut self, v: &Value, path: &str, rule: &StrRule) -> Option<String> {
-        let Value::String(s) = v else {
-            self.push(path, ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v)));
-            return None;
-        };
-        if rule.min > 0 || rule.max < usize::MAX {
-            let n = s.chars().count();
-            if n < rule.min {
-                self.push(path, ViolationCode::TooShort, format!("String should have at least {} characters", rule.min));
-                return None;
-            }
-            if n > rule.max {
-                self.push(path, ViolationCode::TooLong, format!("String should have at most {} characters, not {n}", rule.max));
-                return None;
-            }
-        }
-        if let Some((matches, pattern)) = rule.pattern {
-            if !matches(s) {
-                self.push(path, ViolationCode::PatternMismatch, format!("String should match pattern '{pattern}'"));
-                return None;
-            }
-        }
-        Some(s.clone())
+        self.report(path, string_value(v, rule))
+    }
+
+    /// Records a failed check at `path`.
+    fn report<T>(&mut self, path: &str, r: Result<T, Fault>) -> Option<T> {
+        r.map_err(|(code, message)| self.push(path, code, message)).ok()
+    }
+
+    /// As [`Self::report`], building the child path only when there is a violation.
+    fn report_at<T>(&mut self, path: &str, key: &str, r: Result<T, Fault>) -> Option<T> {
+        r.map_err(|(code, message)| self.push(&join(path, key), code, message)).ok()
     }
 
     /// A field that defaults when absent.
     pub fn string_or(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
         match map.get(key) {
-            Some(v) => self.string(v, &join(path, key), rule),
+            Some(v) => self.report_at(path, key, string_value(v, rule)),
             None => Some(String::new()),
         }
     }
 
     pub fn string_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
         let v = self.required(map, path, key)?;
-        self.string(v, &join(path, key), rule)
+        self.report_at(path, key, string_value(v, rule))
     }
 
     /// A whole number, at least `min`. Floats, booleans and strings are refused.
     pub fn int(&mut self, v: &Value, path: &str, min: u64) -> Option<u64> {
-        let n = match v {
-            Value::Number(n) if n.is_u64() => n.as_u64(),
-            Value::Number(n) if n.is_i64() => None,
-            _ => {
-                self.push(
-                    path,
-                    ViolationCode::WrongType,
-                    format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)),
-                );
-                return None;
-            }
-        };
-        match n {
-            Some(n) if n >= min => Some(n),
-            _ => {
-                self.push(path, ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"));
-                None
-            }
-        }
+        self.report(path, int_value(v, min))
     }
 
     pub fn int_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, min: u64) -> Option<u64> {
         let v = self.required(map, path, key)?;
-        self.int(v, &join(path, key), min)
+        self.report_at(path, key, int_value(v, min))
     }
 
     /// One of the given string literals.
     pub fn literal<T: Copy>(&mut self, v: &Value, path: &str, options: &[(&str, T)]) -> Option<T> {
-        let found = match v {
-            Value::String(s) => options.iter().find(|(name, _)| name == s).map(|(_, t)| *t),
-            _ => None,
-        };
-        if found.is_none() {
-            let names: Vec<String> = options.iter().map(|(n, _)| format!("'{n}'")).collect();
-            self.push(path, ViolationCode::NotAllowed, format!("Input should be {}", names.join(" or ")));
-        }
-        found
+        self.report(path, literal_value(v, options))
     }
 
     pub fn literal_field<T: Copy>(&mut self, map: &Map<String, Value>, path: &str, key: &str, options: &[(&str, T)]) -> Option<T> {
         let v = self.required(map, path, key)?;
-        self.literal(v, &join(path, key), options)
+        self.report_at(path, key, literal_value(v, options))
     }
 
     /// An array of `min..=max` items, each checked by `item`. As in the reference, the

@@ -1,0 +1,264 @@
+// make bench: the benchmark suite on the built package (pkg/node). Prints a table and
+// writes target/bench.json. BENCH_QUICK=1 runs a reduced version in under a minute.
+// Every figure is a median of repeated runs; every ratio is measured in this run.
+import { createRequire } from "node:module";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const ec = require(join(ROOT, "pkg", "node", "evidence_check.js"));
+const QUICK = process.env.BENCH_QUICK === "1";
+const NOW = "2026-11-29T00:00:00+00:00";
+const REPEATS = QUICK ? 3 : 7;
+const out = { quick: QUICK, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "?", memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version }, results: {} };
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Median wall time (ms) of `fn` over `repeats` runs, after one warm-up. */
+function time(fn, repeats = REPEATS) {
+  fn();
+  const ms = [];
+  for (let i = 0; i < repeats; i++) {
+    const t = performance.now();
+    fn();
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+const log = (s) => process.stderr.write(s + "\n");
+
+// ---- 1. seed-sized reports: every golden case through the JS API vs the reference ----
+
+function replay(c) {
+  const scope = c.scope;
+  let store;
+  try {
+    store = new ec.EvidenceStore(c.specs ?? [], { now: NOW });
+  } catch {
+    return;
+  }
+  try {
+    for (const step of c.ingest ?? []) {
+      try {
+        if (step.remove) store.remove(scope, step.remove);
+        else if (step.read_result) store.ingestReadResult(scope, step.source_id, step.read_result);
+        else store.ingest(scope, step.source_id, step.content);
+      } catch {}
+    }
+    for (const id of c.remove ?? []) store.remove(scope, id);
+    let report;
+    try {
+      report = ec.parseReport(JSON.stringify(c.report));
+    } catch {
+      return;
+    }
+    const rscope = c.report_scope ?? scope;
+    const reviews = [];
+    for (const r of c.reviews ?? []) {
+      try {
+        reviews.push(ec.recordReview(r.scope ?? rscope, r.report ?? report, r.claim_id, r.verdict, r.note, { now: NOW }));
+      } catch {}
+    }
+    try {
+      ec.assess(rscope, report, store, reviews);
+    } catch {}
+    if (c.render) {
+      try {
+        ec.render(rscope, report, store, reviews, { now: NOW });
+      } catch {}
+    }
+  } finally {
+    store.close();
+    store.free();
+  }
+}
+
+function seed() {
+  const dir = join(ROOT, "tests", "data", "reference", "cases");
+  const cases = readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), "utf8"))).filter((c) => c.op !== "quote");
+  const seconds = QUICK ? 0.5 : 2;
+  const rates = [];
+  for (let r = 0; r < REPEATS; r++) {
+    let n = 0;
+    const t = performance.now();
+    while (performance.now() - t < seconds * 1000) {
+      for (const c of cases) replay(c);
+      n += cases.length;
+    }
+    rates.push(n / ((performance.now() - t) / 1000));
+  }
+  const result = { cases: cases.length, js_reports_per_sec: median(rates) };
+  // The demo as one checkBundle call (what a pipeline does), against the reference on
+  // the same inputs (its case 02: same sources, report and reviews, rendered).
+  const demo = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const bundleRates = [];
+  for (let r = 0; r < REPEATS; r++) {
+    let n = 0;
+    const t = performance.now();
+    while (performance.now() - t < seconds * 1000) {
+      for (let i = 0; i < 100; i++) ec.checkBundle(demo, { now: NOW });
+      n += 100;
+    }
+    bundleRates.push(n / ((performance.now() - t) / 1000));
+  }
+  result.check_bundle_per_sec = median(bundleRates);
+  const python = process.env.REFERENCE_PYTHON ?? join(ROOT, ".venv", "bin", "python");
+  const refDir = process.env.REFERENCE_DIR ?? join(ROOT, "..", "shared", "reference");
+  if (existsSync(python) && existsSync(join(refDir, "reference_cli.py"))) {
+    const ref = (cases) => JSON.parse(execFileSync(python, [join(ROOT, "bench", "reference_bench.py"), refDir, cases, String(seconds), String(REPEATS)], { encoding: "utf8" }));
+    result.reference_reports_per_sec = ref(dir).reports_per_sec;
+    result.ratio = result.js_reports_per_sec / result.reference_reports_per_sec;
+    const one = mkdtempSync(join(tmpdir(), "evidence-check-case02-"));
+    writeFileSync(join(one, "02.json"), readFileSync(join(dir, "02_demo_reviewed_render.json")));
+    result.reference_demo_per_sec = ref(one).reports_per_sec;
+    result.check_bundle_ratio = result.check_bundle_per_sec / result.reference_demo_per_sec;
+    rmSync(one, { recursive: true, force: true });
+  } else {
+    result.reference = `not run: no ${existsSync(python) ? "reference at " + refDir : "Python at " + python}`;
+  }
+  return result;
+}
+
+// ---- 2. scale: large generated bundles against the hashing floors ---------------------
+
+const UNIT = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
+const NORM_UNIT = UNIT.replace(/\r\n/g, "\n");
+const UNIT_CP = [...NORM_UNIT].length;
+const QUOTE_AT = [...NORM_UNIT.slice(0, NORM_UNIT.indexOf("中文"))].length;
+const QUOTE = "中文资料 works offline 😀";
+const QUOTE_CP = [...QUOTE].length;
+
+function makeBundle(sources, claims, bytes) {
+  const units = Math.floor(bytes / Buffer.byteLength(UNIT));
+  const content = UNIT.repeat(units);
+  const digest = createHash("sha256").update(content.replace(/\r\n/g, "\n")).digest("hex");
+  const specs = Array.from({ length: sources }, (_, i) => ({ source_id: `s${i}`, title: `Source ${i}`, locator: `fixture:s${i}`, filename: `s${i}.md`, kind: "fixture" }));
+  const list = [];
+  for (let k = 0; k < claims; k++) {
+    const citations = [];
+    for (let j = 0; j < 4; j++) {
+      const n = k * 4 + j;
+      const unit = units - 1 - (n % Math.floor(units / 2)); // late in the text
+      const start = unit * UNIT_CP + QUOTE_AT;
+      citations.push({ citation_id: `c${n}`, ref: { source_id: `s${n % sources}`, revision: 1, digest }, start, end: start + QUOTE_CP, quote: QUOTE });
+    }
+    list.push({ claim_id: `k${k}`, text: `Claim ${k}.`, kind: "fact", citations });
+  }
+  const bundle = { scope: { tenant_id: "t", user_id: "u" }, sources: specs.map((spec) => ({ spec, content })), report: { title: "Scale", claims: list } };
+  return { text: JSON.stringify(bundle), content, sources, claims, bytes: Buffer.byteLength(content) * sources };
+}
+
+function scaleRun(b) {
+  const options = { now: NOW, render: false, maxSources: b.sources, maxSourceBytes: Buffer.byteLength(b.content), maxClaims: b.claims, maxInputBytes: b.text.length * 3 };
+  const check = time(() => {
+    const r = ec.checkBundle(b.text, options);
+    if (r.assessment.status !== "needs_review") throw new Error(`scale bundle is ${r.assessment.status}: ${JSON.stringify(r.assessment.issues[0])}`);
+  });
+  const cryptoFloor = time(() => {
+    for (let i = 0; i < b.sources; i++) createHash("sha256").update(b.content).digest("hex");
+  });
+  const digestFloor = time(() => {
+    for (let i = 0; i < b.sources; i++) ec.digestText(b.content);
+  });
+  return { sources: b.sources, claims: b.claims, source_bytes: b.bytes, check_ms: check, node_crypto_ms: cryptoFloor, digest_text_ms: digestFloor, vs_digest_text: check / digestFloor, vs_node_crypto: check / cryptoFloor, mb_per_sec: b.bytes / 1e6 / (check / 1000) };
+}
+
+function scale() {
+  const [S, C, B] = QUICK ? [8, 100, 256 * 1024] : [64, 1000, 1024 * 1024];
+  const base = scaleRun(makeBundle(S, C, B));
+  log(`  scale base: ${JSON.stringify(base)}`);
+  const twice = scaleRun(makeBundle(S * 2, C, B));
+  log(`  scale sources x2: ${JSON.stringify(twice)}`);
+  const tenfold = scaleRun(makeBundle(S, C * 10, B));
+  log(`  scale claims x10: ${JSON.stringify(tenfold)}`);
+  const nonHash = (r) => r.check_ms - r.digest_text_ms;
+  return { base, sources_x2: twice, claims_x10: tenfold, growth_sources_x2: twice.check_ms / base.check_ms, growth_claims_x10_non_hashing: nonHash(tenfold) / nonHash(base) };
+}
+
+// ---- 3. start-up and size -------------------------------------------------------------
+
+function startup() {
+  const wasm = readFileSync(join(ROOT, "pkg", "node", "evidence_check_bg.wasm"));
+  const example = join(ROOT, "examples", "demo.bundle.json");
+  const script = `const ec = require(${JSON.stringify(join(ROOT, "pkg", "node", "evidence_check.js"))}); ec.checkBundle(require("fs").readFileSync(${JSON.stringify(example)}, "utf8"));`;
+  const runs = QUICK ? 5 : 15;
+  const wall = (args) => {
+    const ms = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, args);
+      if (r.status !== 0) throw new Error(String(r.stderr));
+      ms.push(performance.now() - t);
+    }
+    return median(ms);
+  };
+  const empty = wall(["-e", ""]);
+  const first = wall(["-e", script]);
+  return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length, empty_node_ms: empty, first_result_ms: first, first_result_beyond_node_ms: first - empty };
+}
+
+// ---- 4. batch: the CLI on a directory of seed-sized bundles ---------------------------
+
+function batch() {
+  const n = QUICK ? 1000 : 10000;
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-bench-"));
+  const example = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  for (let i = 0; i < n; i++) writeFileSync(join(dir, `b${String(i).padStart(5, "0")}.json`), example);
+  const run = (jobs) => {
+    const ms = [];
+    for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+      const r = spawnSync(process.execPath, [join(ROOT, "js", "cli.mjs"), "check", dir, "--jobs", String(jobs), "--json", "--now", NOW], { encoding: "utf8", maxBuffer: 1 << 28 });
+      if (r.status !== 1) throw new Error(`batch exit ${r.status}: ${r.stderr}`);
+      ms.push(JSON.parse(r.stdout).seconds * 1000);
+    }
+    return median(ms);
+  };
+  const one = run(1);
+  const two = run(2);
+  rmSync(dir, { recursive: true, force: true });
+  return { bundles: n, jobs1_per_sec: n / (one / 1000), jobs2_per_sec: n / (two / 1000), speedup_2_jobs: one / two };
+}
+
+log(`bench (${QUICK ? "quick" : "full"}) on ${out.machine.cpus} × ${out.machine.cpu}`);
+log("1/4 seed-sized reports…");
+out.results.seed = seed();
+log("2/4 scale…");
+out.results.scale = scale();
+log("3/4 start-up and size…");
+out.results.startup = startup();
+log("4/4 batch…");
+out.results.batch = batch();
+
+const r = out.results;
+const f = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : String(x));
+const rows = [
+  ["seed-sized: reports/s through the JS API", f(r.seed.js_reports_per_sec, 0), ""],
+  ["seed-sized: reports/s, Python reference", f(r.seed.reference_reports_per_sec ?? r.seed.reference, 0), ""],
+  ["seed-sized: ratio to the reference", `${f(r.seed.ratio)}×`, "≥ 30×"],
+  ["seed-sized: the demo as one checkBundle call, per second", f(r.seed.check_bundle_per_sec, 0), ""],
+  ["seed-sized: the same through the reference (its case 02), per second", f(r.seed.reference_demo_per_sec ?? r.seed.reference, 0), ""],
+  ["seed-sized: checkBundle ratio to the reference", `${f(r.seed.check_bundle_ratio)}×`, "≥ 30×"],
+  [`scale: checkBundle, ${r.scale.base.sources} sources × ${(r.scale.base.source_bytes / r.scale.base.sources / 1e6).toFixed(2)} MB, ${r.scale.base.claims} claims × 4 citations`, `${f(r.scale.base.check_ms)} ms`, ""],
+  ["scale: floor, node:crypto SHA-256 of the same bytes", `${f(r.scale.base.node_crypto_ms)} ms`, ""],
+  ["scale: floor, the module's digestText on them", `${f(r.scale.base.digest_text_ms)} ms`, ""],
+  ["scale: checkBundle / digestText", `${f(r.scale.base.vs_digest_text, 2)}×`, "≤ 1.3×"],
+  ["scale: growth, sources ×2", `${f(r.scale.growth_sources_x2, 2)}×`, "≤ 2.1×"],
+  ["scale: growth of the non-hashing part, claims ×10", `${f(r.scale.growth_claims_x10_non_hashing, 2)}×`, "≤ 10.5×"],
+  [".wasm size raw / gzipped", `${(r.startup.wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.wasm_gzip_bytes / 1024).toFixed(0)} KiB`, "< 100 KB gzipped"],
+  ["start-up: first result beyond an empty node", `${f(r.startup.first_result_beyond_node_ms)} ms`, "< 25 ms"],
+  [`batch: ${r.batch.bundles} bundles, 1 job`, `${f(r.batch.jobs1_per_sec, 0)} /s`, ""],
+  [`batch: 2 jobs`, `${f(r.batch.jobs2_per_sec, 0)} /s (${f(r.batch.speedup_2_jobs, 2)}×)`, "≥ 1.7×"],
+];
+const table = ["| figure | measured | target |", "|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+console.log(table);
+mkdirSync(join(ROOT, "target"), { recursive: true });
+writeFileSync(join(ROOT, "target", "bench.json"), JSON.stringify({ ...out, table }, null, 2) + "\n");
+log("wrote target/bench.json");

@@ -33,20 +33,23 @@ const manifest = {
     },
     "./web": { types: "./web/evidence_check.d.ts", default: "./web/evidence_check.js" },
     "./node": { types: "./node/evidence_check.d.ts", default: "./node/evidence_check.js" },
+    "./mcp": "./bin/mcp.mjs",
     "./package.json": "./package.json",
   },
   bin: { "evidence-check": "./bin/cli.mjs" },
   files: ["node/", "web/", "bin/", "README.md", "LICENSE"],
   engines: { node: ">=20" },
   // The CLI's batch mode runs bundles on a worker pool.
-  dependencies: { piscina: JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies.piscina },
+  dependencies: (({ piscina, "@modelcontextprotocol/sdk": sdk }) => ({ piscina, "@modelcontextprotocol/sdk": sdk }))(
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies,
+  ),
   sideEffects: false,
 };
 // The web build is an ES module, the Node build CommonJS; say so where Node looks.
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
-for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`assembled pkg/ (evidence-check ${version})`);

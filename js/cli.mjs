@@ -2,13 +2,15 @@
 // evidence-check command line: check a bundle, or print a source digest.
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
 
 const USAGE = `usage:
   evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601]
   evidence-check check DIR [--jobs N] [--json] [--now ISO-8601]
+  evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
+                       [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
   evidence-check digest FILE
   evidence-check --help | --version
 
@@ -19,6 +21,9 @@ check   assesses the bundle's report against its sources and reviews, prints the
         Given a directory, checks every *.json bundle in it on N worker threads
         (default: the number of cores), prints a summary (a progress bar on a
         terminal) and exits with the worst code of all bundles.
+        With --mcp, the sources' texts come from an MCP server started with that
+        command (in the bundle's directory), read by the tool (default read_text_file)
+        with each spec's filename (argument "path"); inline contents are not needed.
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
@@ -31,7 +36,7 @@ class UsageError extends Error {
 }
 
 function parseArgs(argv) {
-  const opts = { positional: [], out: undefined, json: false, now: undefined, jobs: undefined };
+  const opts = { positional: [], out: undefined, json: false, now: undefined, jobs: undefined, mcp: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -41,6 +46,14 @@ function parseArgs(argv) {
     if (a === "--out") opts.out = value();
     else if (a === "--now") opts.now = value();
     else if (a === "--json") opts.json = true;
+    else if (a === "--mcp") opts.mcp = value();
+    else if (a === "--mcp-tool") opts.mcpTool = value();
+    else if (a === "--mcp-arg") opts.mcpArg = value();
+    else if (a === "--mcp-timeout" || a === "--mcp-max-bytes") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${a} takes a whole number above 0`);
+      opts[a === "--mcp-timeout" ? "mcpTimeout" : "mcpMaxBytes"] = n;
+    }
     else if (a === "--jobs") {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError("--jobs takes a whole number from 1 to 256");
@@ -151,14 +164,59 @@ async function checkDirectory(opts) {
   return worst;
 }
 
-function check(lib, opts) {
+/** With --mcp: the catalogue, report and reviews from the bundle, the texts from the server. */
+async function checkViaMcp(lib, opts, path, text) {
+  const { readSourcesViaMcp, splitCommand } = await import("./mcp.mjs");
+  let bundle;
+  try {
+    bundle = JSON.parse(text);
+  } catch (e) {
+    const err = new Error(`${path} is not JSON: ${e.message}`);
+    err.code = "invalid_json";
+    throw err;
+  }
+  const [command, ...args] = splitCommand(opts.mcp);
+  const specs = (bundle?.sources ?? []).map((s) => s?.spec);
+  const store = new lib.EvidenceStore(specs, opts.now === undefined ? {} : { now: opts.now });
+  const ac = new AbortController();
+  const onSigint = () => ac.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    await readSourcesViaMcp(store, bundle.scope, specs, {
+      command,
+      args,
+      cwd: dirname(resolve(path)),
+      tool: opts.mcpTool,
+      argument: opts.mcpArg,
+      timeoutMs: opts.mcpTimeout,
+      maxBytes: opts.mcpMaxBytes,
+      signal: ac.signal,
+    });
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+  const clock = opts.now === undefined ? undefined : { now: opts.now };
+  const report = JSON.stringify(bundle.report);
+  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews ?? []);
+  const result = { assessment };
+  try {
+    result.artifact = lib.render(bundle.scope, report, store, bundle.reviews ?? [], clock);
+  } catch (e) {
+    if (e?.code === "report_invalid" || e?.code === "artifact_too_large") result.render_error = { code: e.code, message: e.message };
+    else throw e;
+  }
+  store.free();
+  return result;
+}
+
+async function check(lib, opts) {
   if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json or one directory");
   if (opts.jobs !== undefined) throw new UsageError("--jobs takes a directory of bundles");
   const path = opts.positional[1];
   const text = readText(path);
   const options = { render: true };
   if (opts.now !== undefined) options.now = opts.now;
-  const result = lib.checkBundle(text, options);
+  const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text);
   if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
   if (opts.json) {
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
@@ -211,7 +269,7 @@ export async function main(argv) {
     const lib = loadPackage();
     switch (opts.positional[0]) {
       case "check":
-        return opts.positional[1] !== undefined && isDirectory(opts.positional[1]) ? await checkDirectory(opts) : check(lib, opts);
+        return opts.positional[1] !== undefined && isDirectory(opts.positional[1]) ? await checkDirectory(opts) : await check(lib, opts);
       case "digest":
         return digest(lib, opts);
       default:

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
 
 const USAGE = `usage:
-  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601]
+  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference]
   evidence-check check DIR [--jobs N] [--json] [--now ISO-8601]
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
@@ -24,6 +24,8 @@ check   assesses the bundle's report against its sources and reviews, prints the
         With --mcp, the sources' texts come from an MCP server started with that
         command (in the bundle's directory), read by the tool (default read_text_file)
         with each spec's filename (argument "path"); inline contents are not needed.
+        --compat reference renders with the reference's escaping (byte-identical to
+        it, weaker: bare URLs autolink) instead of the hardened default.
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
@@ -47,6 +49,10 @@ function parseArgs(argv) {
     else if (a === "--now") opts.now = value();
     else if (a === "--json") opts.json = true;
     else if (a === "--mcp") opts.mcp = value();
+    else if (a === "--compat") {
+      opts.compat = value();
+      if (opts.compat !== "reference") throw new UsageError('--compat takes "reference"');
+    }
     else if (a === "--mcp-tool") opts.mcpTool = value();
     else if (a === "--mcp-arg") opts.mcpArg = value();
     else if (a === "--mcp-timeout" || a === "--mcp-max-bytes") {
@@ -132,7 +138,7 @@ async function checkDirectory(opts) {
   };
   const results = await Promise.all(
     files.map((path) =>
-      pool.run({ path, now: opts.now }).then((r) => {
+      pool.run({ path, now: opts.now, compat: opts.compat }).then((r) => {
         done++;
         if (done % 64 === 0 || done === files.length) progress();
         return r;
@@ -195,7 +201,9 @@ async function checkViaMcp(lib, opts, path, text) {
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
-  const clock = opts.now === undefined ? undefined : { now: opts.now };
+  const clock = {};
+  if (opts.now !== undefined) clock.now = opts.now;
+  if (opts.compat !== undefined) clock.compat = opts.compat;
   const report = JSON.stringify(bundle.report);
   const assessment = lib.assess(bundle.scope, report, store, bundle.reviews ?? []);
   const result = { assessment };
@@ -216,6 +224,7 @@ async function check(lib, opts) {
   const text = readText(path);
   const options = { render: true };
   if (opts.now !== undefined) options.now = opts.now;
+  if (opts.compat !== undefined) options.compat = opts.compat;
   const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text);
   if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
   if (opts.json) {

@@ -6,11 +6,12 @@ import { loadPackage } from "./load.mjs";
 const lib = loadPackage();
 
 /** Checks one bundle; returns its status, or the reason it could not be checked. */
-export default function checkFile({ path, now }) {
+export default function checkFile({ path, now, compat }) {
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
     const options = { render: true };
     if (now !== undefined) options.now = now;
+    if (compat !== undefined) options.compat = compat;
     const result = lib.checkBundle(text, options);
     return { path, status: result.assessment.status, issues: result.assessment.issues.length };
   } catch (err) {

@@ -82,6 +82,8 @@ pub struct BundleOptions {
     pub store: StoreOptions,
     /// The contract limits the bundle was parsed with.
     pub limits: crate::contract::Limits,
+    /// How the artifact escapes text (hardened by default).
+    pub escaping: crate::render::Escaping,
 }
 
 /// What a bundle check found.
@@ -157,7 +159,7 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
     // One assessment serves both the result and the artifact.
     let checked = check(&bundle.scope, &bundle.report, &store, &bundle.reviews).map_err(BundleError::Review)?;
     let (artifact, render_error) = if options.render {
-        match render_checked(&bundle.report, &checked, &options.clock) {
+        match render_checked(&bundle.report, &checked, &options.clock, options.escaping) {
             Ok(a) => (Some(a), None),
             Err(k) => (None, Some(RenderIssue { code: k.code(), message: k.message() })),
         }

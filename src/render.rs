@@ -18,6 +18,63 @@ pub const MAX_ARTIFACT_CHARS: usize = 8000;
 /// Maximum artifact size in UTF-8 bytes.
 pub const MAX_ARTIFACT_BYTES: usize = 24_000;
 
+/// How text from the report and the sources is escaped in the artifact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Escaping {
+    /// The default: every ASCII punctuation character is backslash-escaped and invisible
+    /// format and control characters are shown as `⟦U+XXXX⟧`, so that CommonMark and
+    /// GitHub-flavoured renderers make no element from the text (no link, autolink,
+    /// image, HTML, heading, table, list, code, emphasis or footnote), it stays on its
+    /// line, and it displays as its bytes (no bidirectional reordering).
+    #[default]
+    Hardened,
+    /// Byte-identical to the reference's `literal()`: weaker — it leaves `:` `/` `@` and
+    /// some other punctuation alone, so bare URLs autolink under GFM, and it keeps
+    /// invisible characters.
+    Reference,
+}
+
+impl Escaping {
+    /// Escapes one text for the artifact.
+    pub fn text(self, text: &str) -> String {
+        match self {
+            Escaping::Hardened => hardened(text),
+            Escaping::Reference => literal(text),
+        }
+    }
+}
+
+/// True for characters that render invisibly or reorder text: C0 and C1 controls and
+/// the Unicode format characters (general category Cf), the bidirectional controls
+/// among them.
+pub fn is_invisible(c: char) -> bool {
+    matches!(u32::from(c),
+        0x00..=0x1f | 0x7f..=0x9f | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x890..=0x891 | 0x8e2
+        | 0x180e | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0x2066..=0x206f | 0xfeff | 0xfff9..=0xfffb
+        | 0x110bd | 0x110cd | 0x13430..=0x1343f | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0001 | 0xe0020..=0xe007f)
+}
+
+/// The hardened escaping (see [`Escaping::Hardened`]).
+pub fn hardened(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        for ch in word.chars() {
+            if ch.is_ascii_punctuation() {
+                out.push('\\');
+                out.push(ch);
+            } else if is_invisible(ch) {
+                out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+            } else {
+                out.push(ch);
+            }
+        }
+    }
+    out
+}
+
 /// A rendered report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Artifact {
@@ -65,13 +122,21 @@ fn label(state: ClaimState) -> &'static str {
 }
 
 /// Renders the artifact; refuses an invalid report and an oversize artifact.
-pub fn render(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], clock: &Clock) -> Result<Artifact, RenderError> {
+pub fn render(
+    scope: &Scope,
+    report: &Report,
+    store: &EvidenceStore,
+    reviews: &[Review],
+    clock: &Clock,
+    escaping: Escaping,
+) -> Result<Artifact, RenderError> {
     let checked = check(scope, report, store, reviews)?;
-    render_checked(report, &checked, clock).map_err(RenderError::Render)
+    render_checked(report, &checked, clock, escaping).map_err(RenderError::Render)
 }
 
 /// Renders from an assessment already made (see [`crate::assess::check`]).
-pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock) -> Result<Artifact, RenderErrorKind> {
+pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping) -> Result<Artifact, RenderErrorKind> {
+    let literal = |t: &str| escaping.text(t);
     let a = &checked.assessment;
     if a.status == Status::Invalid {
         return Err(RenderErrorKind::ReportInvalid);
@@ -126,7 +191,12 @@ pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock) -> 
     }
     lines.extend(["## 冲突与缺口".into(), String::new()]);
     for conflict in &report.conflicts {
-        lines.extend([format!("- 冲突 {}:{}", conflict.claim_ids.join(", "), literal(&conflict.reason)), String::new()]);
+        // The reference leaves conflict ids as they are (identifiers); hardened escapes them too.
+        let ids: Vec<String> = match escaping {
+            Escaping::Reference => conflict.claim_ids.clone(),
+            Escaping::Hardened => conflict.claim_ids.iter().map(|id| literal(id)).collect(),
+        };
+        lines.extend([format!("- 冲突 {}:{}", ids.join(", "), literal(&conflict.reason)), String::new()]);
     }
     for gap in &report.gaps {
         lines.extend([format!("- 缺口:{}", literal(gap)), String::new()]);

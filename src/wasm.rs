@@ -16,6 +16,7 @@ use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
 use crate::error::{ContractError, RenderError, StoreError};
+use crate::render::Escaping;
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
 use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
 use crate::review::Review;
@@ -65,10 +66,12 @@ export interface BundleResult { assessment: Assessment; artifact?: Artifact; ren
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
 export interface ClockOptions { now?: string; }
+/** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
+export interface RenderOptions { now?: string; compat?: "reference"; }
 /** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
 export interface CheckBundleOptions {
   now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
-  maxClaims?: number; maxCitations?: number; maxInputBytes?: number;
+  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference";
 }
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
@@ -157,6 +160,8 @@ extern "C" {
     pub type JsStoreOptions;
     #[wasm_bindgen(typescript_type = "ClockOptions")]
     pub type JsClockOptions;
+    #[wasm_bindgen(typescript_type = "RenderOptions")]
+    pub type JsRenderOptions;
     #[wasm_bindgen(typescript_type = "CheckBundleOptions")]
     pub type JsCheckBundleOptions;
     #[wasm_bindgen(typescript_type = "Document")]
@@ -391,6 +396,17 @@ fn clock_arg(options: Option<JsClockOptions>) -> Result<Clock, JsValue> {
     Options::new(options.map(Into::into), &["now"], "options")?.clock()
 }
 
+impl Options {
+    /// `compat: "reference"` selects the reference's (weaker) escaping.
+    fn escaping(&self) -> Result<Escaping, JsValue> {
+        match self.get("compat") {
+            None => Ok(Escaping::Hardened),
+            Some(v) if v.as_string().as_deref() == Some("reference") => Ok(Escaping::Reference),
+            Some(_) => Err(argument_error("options.compat must be \"reference\" (or absent for the hardened default)".to_owned())),
+        }
+    }
+}
+
 // ---- the store ----------------------------------------------------------------------
 
 /// Snapshots of the sources of a trusted catalogue, per scope.
@@ -551,13 +567,13 @@ pub fn render(
     report: JsReportInput,
     store: &EvidenceStore,
     reviews: Option<JsReviews>,
-    options: Option<JsClockOptions>,
+    options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
     let reviews = reviews_arg(reviews)?;
-    let clock = clock_arg(options)?;
-    let a = crate::render::render(&scope, &report, &store.inner, &reviews, &clock).map_err(render_error)?;
+    let options = Options::new(options.map(Into::into), &["now", "compat"], "options")?;
+    let a = crate::render::render(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?).map_err(render_error)?;
     typed(&a)
 }
 
@@ -566,11 +582,16 @@ pub fn render(
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = Options::new(
         options.map(Into::into),
-        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes"],
+        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat"],
         "options",
     )?;
-    let options =
-        BundleOptions { clock: options.clock()?, render: options.flag("render", true)?, store: options.store()?, limits: options.limits()? };
+    let options = BundleOptions {
+        clock: options.clock()?,
+        render: options.flag("render", true)?,
+        store: options.store()?,
+        limits: options.limits()?,
+        escaping: options.escaping()?,
+    };
     let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits)?;
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
     typed(&result)

@@ -7,7 +7,7 @@ use evidence_check::clock::{format_utc_micros, is_iso_datetime, Clock};
 use evidence_check::contract::validate::{is_blank, is_digest, is_filename, is_identifier};
 use evidence_check::digest::{canonical_json, digest_text, normalize_newlines, report_digest};
 use evidence_check::error::{ReviewErrorKind, StoreErrorKind};
-use evidence_check::render::{literal, render};
+use evidence_check::render::{hardened, literal, render, Escaping};
 use evidence_check::review::record_review;
 use evidence_check::{Contract, EvidenceStore, Report, Scope, SourceSpec, StoreError, StoreOptions};
 use serde_json::{json, Value};
@@ -402,12 +402,12 @@ fn render_refuses_invalid_and_oversize() {
     let s = scope("t");
     let r = st.ingest(&s, "a", TEXT).unwrap();
     let mut report = report_citing(&st, &s, &r, "Plan A works offline.");
-    let ok = render(&s, &report, &st, &[], &clock()).unwrap();
+    let ok = render(&s, &report, &st, &[], &clock(), Escaping::Reference).unwrap();
     assert_eq!(ok.content_digest, evidence_check::digest::sha256_hex(&ok.content));
     assert!(ok.content.contains("状态:needs_review;导出时间:2026-11-29T00:00:00+00:00"));
     assert!(ok.content.contains("字符区间:[8, 29);行:2—2"));
     report.claims[0].citations[0].quote = "tampered".into();
-    assert_eq!(render(&s, &report, &st, &[], &clock()).unwrap_err().code(), "report_invalid");
+    assert_eq!(render(&s, &report, &st, &[], &clock(), Escaping::Reference).unwrap_err().code(), "report_invalid");
 }
 
 #[test]
@@ -445,4 +445,17 @@ fn limits_can_be_raised() {
     assert_eq!(violations(r.clone()), vec![("/claims".to_owned(), "too_long".to_owned())]);
     let raised = evidence_check::contract::Limits { max_claims: 13, ..Default::default() };
     assert_eq!(Report::from_value_with(&r, &raised).unwrap().claims.len(), 13);
+}
+
+#[test]
+fn hardened_escaping_leaves_no_markdown_and_shows_invisible_characters() {
+    assert_eq!(
+        hardened("  see http://x.y/a_b?c=1&d  www.example.org a@b.co <b> [x](y) | ~~z~~ :) "),
+        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a\\@b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
+    );
+    assert_eq!(hardened("a\u{202e}b\u{200b}c\u{0}d\u{7f}"), "a⟦U+202E⟧b⟦U+200B⟧c⟦U+0000⟧d⟦U+007F⟧");
+    assert_eq!(hardened("line\nbreak\u{2028}here"), "line break here");
+    // The reference's escaping is kept byte for byte as the compat mode.
+    assert_eq!(Escaping::Reference.text("http://x.y"), "http://x\\.y");
+    assert_eq!(Escaping::Hardened.text("http://x.y"), "http\\:\\/\\/x\\.y");
 }

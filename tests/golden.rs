@@ -6,6 +6,7 @@
 mod common;
 
 use common::{normalize, replay, Engine, Failure, NOW};
+use evidence_check::render::Escaping;
 use evidence_check::review::record_review_value;
 use evidence_check::{
     assess, render, report_digest, Clock, Contract, ContractError, EvidenceStore, Report, Review, Scope, SourceRef,
@@ -89,7 +90,7 @@ impl Engine for Native {
         assess(&scope(s), &report(r), store, &reviews(rv)).map(|a| to_value(&a)).map_err(|k| error(k.code(), k.message().to_owned()))
     }
     fn render(&self, store: &EvidenceStore, s: &Value, r: &Value, rv: &[Value]) -> Result<Value, Failure> {
-        render(&scope(s), &report(r), store, &reviews(rv), &clock())
+        render(&scope(s), &report(r), store, &reviews(rv), &clock(), Escaping::Reference)
             .map(|a| to_value(&a))
             .map_err(|e| error(e.code(), e.message().to_owned()))
     }

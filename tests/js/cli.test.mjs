@@ -34,7 +34,7 @@ function variant(edit, verdict = "supported") {
 }
 
 test("check --json prints the whole result; exit 1 for partial", () => {
-  const r = run("check", EXAMPLE, "--json", "--now", NOW);
+  const r = run("check", EXAMPLE, "--json", "--now", NOW, "--compat", "reference");
   assert.equal(r.stderr, "");
   assert.equal(r.code, 1);
   assert.deepEqual(JSON.parse(r.stdout), {
@@ -55,7 +55,7 @@ test("check --json prints the whole result; exit 1 for partial", () => {
 
 test("check prints a readable table and writes the artifact with --out", () => {
   const out = tmp("artifact.md", "");
-  const r = run("check", EXAMPLE, "--out", out, "--now", NOW);
+  const r = run("check", EXAMPLE, "--out", out, "--now", NOW, "--compat", "reference");
   assert.equal(r.code, 1);
   assert.equal(readFileSync(out, "utf8"), ARTIFACT);
   assert.equal(
@@ -171,4 +171,15 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
+});
+
+test("the default artifact is hardened; --compat reference is the reference's bytes", () => {
+  const out = tmp("hardened.md", "");
+  assert.equal(run("check", EXAMPLE, "--out", out, "--now", NOW).code, 1);
+  const hardened = readFileSync(out, "utf8");
+  // Same layout, line for line; only escaping differs (the reference leaves ':' and '+' alone).
+  assert.equal(hardened.split("\n").length, ARTIFACT.split("\n").length);
+  assert.ok(hardened.includes("2026\\-11\\-29T00\\:00\\:00\\+00\\:00"), hardened);
+  assert.ok(ARTIFACT.includes("2026\\-11\\-29T00:00:00\\+00:00"));
+  assert.equal(run("check", EXAMPLE, "--compat", "html").code, 3);
 });

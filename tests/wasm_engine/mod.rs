@@ -128,7 +128,8 @@ impl Engine for Js {
         api::assess(typed(scope), typed(report), st, reviews(rv)).map(|a| val(&a)).map_err(failure)
     }
     fn render(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
-        api::render(typed(scope), typed(report), st, reviews(rv), Some(now().unchecked_into())).map(|a| val(&a)).map_err(failure)
+        let options = js(&json!({ "now": NOW, "compat": "reference" }));
+        api::render(typed(scope), typed(report), st, reviews(rv), Some(options.unchecked_into())).map(|a| val(&a)).map_err(failure)
     }
     fn close(&self, st: &mut Self::Store) {
         st.close();
@@ -178,7 +179,8 @@ pub fn errors_are_coded_and_the_store_survives() {
 
 pub fn check_bundle_on_the_example() {
     let bundle = include_str!("../../examples/demo.bundle.json");
-    let result = api::check_bundle(JsValue::from_str(bundle).unchecked_into(), Some(now().unchecked_into())).unwrap();
+    let options = js(&json!({ "now": NOW, "compat": "reference" }));
+    let result = api::check_bundle(JsValue::from_str(bundle).unchecked_into(), Some(options.unchecked_into())).unwrap();
     let result = val(&result);
     assert_eq!(result["assessment"]["status"], json!("partial"));
     // Case 02 of the reference renders the same report with the same reviews.

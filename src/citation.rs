@@ -1,5 +1,8 @@
 //! Locating code-point offsets in UTF-8 text without scanning the whole text per
-//! citation: a [`TextIndex`] is built once per snapshot.
+//! citation (a [`TextIndex`] is built once per snapshot), and converting offsets between
+//! the units hosts count in: code points, UTF-16 units and UTF-8 bytes.
+
+use crate::error::OffsetErrorKind;
 
 /// How many code points lie between two checkpoints of a [`TextIndex`].
 const STRIDE: usize = 64;
@@ -108,4 +111,65 @@ impl TextIndex {
         }
         text.match_indices(needle).filter_map(|(b, _)| self.char_of(text, b)).collect()
     }
+}
+
+/// A unit in which hosts count offsets into a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Unicode code points: the contract's unit (Python, the W3C TextPositionSelector).
+    CodePoint,
+    /// UTF-16 code units: JavaScript string indices.
+    Utf16,
+    /// UTF-8 bytes: Rust, Go and many byte-oriented APIs.
+    Utf8,
+}
+
+impl Unit {
+    pub const ALL: [(&'static str, Unit); 3] = [("code_point", Unit::CodePoint), ("utf16", Unit::Utf16), ("utf8", Unit::Utf8)];
+
+    pub fn parse(s: &str) -> Option<Unit> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, u)| *u)
+    }
+
+    fn width(self, c: char) -> usize {
+        match self {
+            Unit::CodePoint => 1,
+            Unit::Utf16 => c.len_utf16(),
+            Unit::Utf8 => c.len_utf8(),
+        }
+    }
+}
+
+/// Converts `offset`, counted in `from` units into `text`, to `to` units. An offset that
+/// falls inside one character (between the halves of a surrogate pair, inside a UTF-8
+/// sequence) is an error, never shifted to a neighbour.
+pub fn convert_offset(text: &str, offset: usize, from: Unit, to: Unit) -> Result<usize, OffsetErrorKind> {
+    let (mut at_from, mut at_to) = (0usize, 0usize);
+    for c in text.chars() {
+        if at_from == offset {
+            return Ok(at_to);
+        }
+        let next = at_from + from.width(c);
+        if offset < next {
+            return Err(match from {
+                Unit::Utf16 => OffsetErrorKind::SplitsSurrogatePair,
+                _ => OffsetErrorKind::SplitsUtf8Sequence,
+            });
+        }
+        at_from = next;
+        at_to += to.width(c);
+    }
+    if at_from == offset {
+        Ok(at_to)
+    } else {
+        Err(OffsetErrorKind::OutOfRange)
+    }
+}
+
+/// Converts a half-open range; both ends must fall on character boundaries.
+pub fn convert_range(text: &str, start: usize, end: usize, from: Unit, to: Unit) -> Result<(usize, usize), OffsetErrorKind> {
+    if start >= end {
+        return Err(OffsetErrorKind::EmptyRange);
+    }
+    Ok((convert_offset(text, start, from, to)?, convert_offset(text, end, from, to)?))
 }

@@ -235,6 +235,20 @@ coded_enum! {
 }
 
 coded_enum! {
+    /// Why an offset could not be converted between units.
+    OffsetErrorKind {
+        /// The offset is past the end of the text.
+        OutOfRange => ("offset_out_of_range", "The offset is past the end of the text."),
+        /// The UTF-16 offset falls between the two halves of a surrogate pair.
+        SplitsSurrogatePair => ("splits_surrogate_pair", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
+        /// The UTF-8 offset falls inside the bytes of one character.
+        SplitsUtf8Sequence => ("splits_utf8_sequence", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
+        /// The range is empty or reversed.
+        EmptyRange => ("empty_range", "The range must be non-empty and half-open: start < end."),
+    }
+}
+
+coded_enum! {
     /// Why a clock setting was refused.
     ClockErrorKind {
         /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).

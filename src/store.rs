@@ -228,6 +228,32 @@ impl EvidenceStore {
         })
     }
 
+    /// Makes a citation from an explicit range of the snapshot's (LF-normalised) text,
+    /// counted in `unit`: a host that holds UTF-16 indices (JavaScript) or byte offsets
+    /// gets the code-point citation the contract needs. A range that splits a character
+    /// is an error.
+    pub fn quote_range(
+        &self,
+        scope: &Scope,
+        source_ref: &SourceRef,
+        start: usize,
+        end: usize,
+        unit: crate::citation::Unit,
+        citation_id: &str,
+    ) -> Result<Citation, QuoteRangeError> {
+        let snapshot = self.get(scope, source_ref)?;
+        let (s, e) = crate::citation::convert_range(&snapshot.content, start, end, unit, crate::citation::Unit::CodePoint)
+            .map_err(QuoteRangeError::Offset)?;
+        let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::error::OffsetErrorKind::OutOfRange))?;
+        let mut c = validate::Checker::default();
+        c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
+        c.string(&Value::String(quote.to_owned()), "/quote", &crate::contract::QUOTE_RULE);
+        if !c.violations.is_empty() {
+            return Err(StoreError::from(ContractError { subject: "citation", violations: c.violations }).into());
+        }
+        Ok(Citation { citation_id: citation_id.to_owned(), source_ref: source_ref.clone(), start: s as u64, end: e as u64, quote: quote.to_owned() })
+    }
+
     /// Drops the current snapshot; the revision counter stays, so an old citation never
     /// becomes valid again.
     pub fn remove(&mut self, scope: &Scope, source_id: &str) -> Result<(), StoreError> {
@@ -248,3 +274,16 @@ impl EvidenceStore {
     }
 }
 
+
+/// Why [`EvidenceStore::quote_range`] failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuoteRangeError {
+    Store(StoreError),
+    Offset(crate::error::OffsetErrorKind),
+}
+
+impl From<StoreError> for QuoteRangeError {
+    fn from(e: StoreError) -> Self {
+        QuoteRangeError::Store(e)
+    }
+}

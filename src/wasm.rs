@@ -16,7 +16,9 @@ use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
 use crate::error::{ContractError, RenderError, StoreError};
+use crate::citation::Unit;
 use crate::render::Escaping;
+use crate::store::QuoteRangeError;
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
 use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
 use crate::review::Review;
@@ -66,6 +68,9 @@ export interface BundleResult { assessment: Assessment; artifact?: Artifact; ren
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
 export interface ClockOptions { now?: string; }
+/** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
+export type OffsetUnit = "code_point" | "utf16" | "utf8";
+export interface RangeOptions { unit?: OffsetUnit; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
 export interface RenderOptions { now?: string; compat?: "reference"; }
 /** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
@@ -162,6 +167,10 @@ extern "C" {
     pub type JsClockOptions;
     #[wasm_bindgen(typescript_type = "RenderOptions")]
     pub type JsRenderOptions;
+    #[wasm_bindgen(typescript_type = "RangeOptions")]
+    pub type JsRangeOptions;
+    #[wasm_bindgen(typescript_type = "OffsetUnit")]
+    pub type JsOffsetUnit;
     #[wasm_bindgen(typescript_type = "CheckBundleOptions")]
     pub type JsCheckBundleOptions;
     #[wasm_bindgen(typescript_type = "Document")]
@@ -268,17 +277,65 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     Ok(text)
 }
 
+/// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
+/// limit (a UTF-8 encoding has at least as many bytes as UTF-16 units).
+fn check_size(s: &JsString, name: &str, max_bytes: usize) -> Result<(), JsValue> {
+    let units = s.length() as usize;
+    if units > max_bytes {
+        let e = ContractError {
+            subject: "input",
+            violations: vec![crate::error::Violation {
+                path: String::new(),
+                code: crate::error::ViolationCode::InputTooLarge,
+                message: format!("{name} is at least {units} bytes of JSON, over the limit of {max_bytes} bytes; it was not read"),
+            }],
+        };
+        return Err(contract_error(&e));
+    }
+    Ok(())
+}
+
 /// The JSON text of an argument: a string is taken as JSON text when `text_ok`,
-/// anything else is serialised once with `JSON.stringify`.
-fn json_text(value: &JsValue, text_ok: bool, name: &str) -> Result<String, JsValue> {
+/// anything else is serialised once with `JSON.stringify`. Text over `max_bytes` is
+/// refused before it is copied.
+fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize) -> Result<String, JsValue> {
     if text_ok && value.is_string() {
+        if let Some(s) = value.dyn_ref::<JsString>() {
+            check_size(s, name, max_bytes)?;
+        }
         return text_arg(value, name);
     }
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(argument_error(format!("{name} must be a JSON value")));
     }
     let s = JSON::stringify(value).map_err(|_| argument_error(format!("{name} cannot be serialised as JSON")))?;
-    Ok(String::from(s))
+    check_size(&s, name, max_bytes)?;
+    let text = String::from(s);
+    // JSON.stringify writes a lone surrogate as an escape; refuse it here with its own code.
+    if let Some(at) = lone_surrogate_escape(&text) {
+        return Err(evidence_error(
+            "invalid_unicode",
+            &format!("{name} contains a string with an unpaired surrogate (at character {at} of its JSON); it is not valid Unicode"),
+        ));
+    }
+    Ok(text)
+}
+
+/// The byte position of a `\uD800`–`\uDFFF` escape (not itself escaped) in JSON text
+/// written by `JSON.stringify`, which escapes exactly the lone surrogates.
+fn lone_surrogate_escape(json: &str) -> Option<usize> {
+    let b = json.as_bytes();
+    let mut i = 0;
+    while let Some(off) = json.get(i..).and_then(|r| r.find("\\u")) {
+        let at = i + off;
+        let backslashes = b.get(..at).map_or(0, |p| p.iter().rev().take_while(|c| **c == b'\\').count());
+        let surrogate = matches!(b.get(at + 2..at + 4), Some([d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));
+        if backslashes % 2 == 0 && surrogate {
+            return Some(at);
+        }
+        i = at + 2;
+    }
+    None
 }
 
 fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
@@ -286,7 +343,7 @@ fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str) -> Result<
 }
 
 fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits) -> Result<T, JsValue> {
-    let text = json_text(value, text_ok, name)?;
+    let text = json_text(value, text_ok, name, limits.max_input_bytes)?;
     T::from_json_with(&text, limits).map_err(|e| contract_error(&e))
 }
 
@@ -294,7 +351,7 @@ fn value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = json_text(value, false, name)?;
+    let text = json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES)?;
     parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
 }
 
@@ -381,6 +438,29 @@ impl Options {
             max_sources: self.count("maxSources", d.max_sources)?,
             max_source_bytes: self.count("maxSourceBytes", d.max_source_bytes)?,
         })
+    }
+}
+
+fn index_arg(n: f64, name: &str) -> Result<usize, JsValue> {
+    if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
+        Ok(n as usize)
+    } else {
+        Err(argument_error(format!("{name} must be a whole number from 0 to 2^53 - 1")))
+    }
+}
+
+fn unit_value(v: &JsValue, name: &str) -> Result<Unit, JsValue> {
+    v.as_string()
+        .and_then(|s| Unit::parse(&s))
+        .ok_or_else(|| argument_error(format!("{name} must be \"code_point\", \"utf16\" or \"utf8\"")))
+}
+
+impl Options {
+    fn unit(&self, key: &str, default: Unit) -> Result<Unit, JsValue> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => unit_value(&v, &format!("options.{key}")),
+        }
     }
 }
 
@@ -478,6 +558,32 @@ impl EvidenceStore {
         let citation_id = text_arg(&citation_id, "citationId")?;
         let c = self.inner.quote(&scope, &source_ref, &text, &citation_id).map_err(store_error)?;
         typed(&c)
+    }
+
+    /// Makes a citation from an explicit range of the snapshot's text counted in
+    /// `options.unit` (default `"utf16"`, JavaScript's string indices); the citation has
+    /// the contract's code-point offsets. A range that splits a character is an error.
+    #[wasm_bindgen(js_name = quoteRange)]
+    pub fn quote_range(
+        &self,
+        scope: JsScope,
+        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        start: f64,
+        end: f64,
+        #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+        options: Option<JsRangeOptions>,
+    ) -> Result<JsCitation, JsValue> {
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let citation_id = text_arg(&citation_id, "citationId")?;
+        let options = Options::new(options.map(Into::into), &["unit"], "options")?;
+        let unit = options.unit("unit", Unit::Utf16)?;
+        let (start, end) = (index_arg(start, "start")?, index_arg(end, "end")?);
+        match self.inner.quote_range(&scope, &source_ref, start, end, unit, &citation_id) {
+            Ok(c) => typed(&c),
+            Err(QuoteRangeError::Store(e)) => Err(store_error(e)),
+            Err(QuoteRangeError::Offset(k)) => Err(evidence_error(k.code(), k.message())),
+        }
     }
 
     /// Drops the current snapshot; the revision counter stays.
@@ -666,4 +772,27 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects) 
     let outcome = list_arg(outcome.into(), "outcome", Graded::from_outcome_value)?;
     let effects: Effects = parse_arg(&effects.into(), false, "effects")?;
     typed(&crate::outcome::grade(&expected, &outcome, &effects))
+}
+
+// ---- offsets and diagnostics ---------------------------------------------------------
+
+/// Converts an offset into `text` between units. An offset inside one character
+/// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts.
+#[wasm_bindgen(js_name = convertOffset)]
+pub fn convert_offset(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    offset: f64,
+    from: JsOffsetUnit,
+    to: JsOffsetUnit,
+) -> Result<f64, JsValue> {
+    let text = text_arg(&text, "text")?;
+    let offset = index_arg(offset, "offset")?;
+    let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
+    crate::citation::convert_offset(&text, offset, from, to).map(|n| n as f64).map_err(|k| evidence_error(k.code(), k.message()))
+}
+
+/// Bytes of linear memory the module holds (for leak checks; it never shrinks).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65_536) as f64
 }

@@ -1,0 +1,181 @@
+// Hostile input through the JS API: offsets across hosts, lone surrogates, hostile JSON,
+// oversize input, memory over many calls, and the trust boundaries.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+
+const ec = userRequire(userProject())("evidence-check");
+const bundle = readJson("examples", "demo.bundle.json");
+const scope = bundle.scope;
+const specs = bundle.sources.map((s) => s.spec);
+
+// A small deterministic generator (no Math.random: failures must be reproducible).
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), (x >>> 0) / 2 ** 32);
+}
+const PIECES = ["a", "Z", " ", "\r\n", "\r", "\n", "中", "😀", "𝒳", "e\u0301", "🇨🇳", "é", "\u200b", "\t"];
+function randomText(next, max = 40) {
+  let s = "x";
+  const n = Math.floor(next() * max);
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(next() * PIECES.length)];
+  return s;
+}
+const splitsPair = (s, i) => i > 0 && i < s.length && /[\ud800-\udbff]/.test(s[i - 1]) && /[\udc00-\udfff]/.test(s[i]);
+
+test("convertOffset agrees with JavaScript's own string indexing", () => {
+  const next = rng(7);
+  for (let k = 0; k < 400; k++) {
+    const s = randomText(next);
+    for (let i = 0; i <= s.length; i++) {
+      if (splitsPair(s, i)) {
+        assert.throws(() => ec.convertOffset(s, i, "utf16", "code_point"), (e) => e.code === "splits_surrogate_pair");
+        continue;
+      }
+      const cp = Array.from(s.slice(0, i)).length;
+      const bytes = Buffer.byteLength(s.slice(0, i));
+      assert.equal(ec.convertOffset(s, i, "utf16", "code_point"), cp);
+      assert.equal(ec.convertOffset(s, i, "utf16", "utf8"), bytes);
+      assert.equal(ec.convertOffset(s, cp, "code_point", "utf16"), i);
+      assert.equal(ec.convertOffset(s, bytes, "utf8", "utf16"), i);
+    }
+    assert.throws(() => ec.convertOffset(s, s.length + 1, "utf16", "utf8"), (e) => e.code === "offset_out_of_range");
+  }
+  assert.throws(() => ec.convertOffset("é", 1, "utf8", "utf16"), (e) => e.code === "splits_utf8_sequence");
+  assert.throws(() => ec.convertOffset("a", 0, "bytes", "utf16"), (e) => e.code === "invalid_argument");
+});
+
+test("quoteRange takes a JS (UTF-16) range and gives the contract's code points", () => {
+  const next = rng(11);
+  const spec = { source_id: "s", title: "S", locator: "l", filename: "s.md", kind: "public" };
+  for (let k = 0; k < 200; k++) {
+    const store = new ec.EvidenceStore([spec]);
+    const ref = store.ingest(scope, "s", randomText(next, 60));
+    const content = store.get(scope, ref).content;
+    const a = Math.floor(next() * content.length);
+    const b = a + 1 + Math.floor(next() * (content.length - a));
+    if (splitsPair(content, a) || splitsPair(content, b) || !content.slice(a, b).trim()) {
+      if (splitsPair(content, a) || splitsPair(content, b)) {
+        assert.throws(() => store.quoteRange(scope, ref, a, b, "c"), (e) => e.code === "splits_surrogate_pair");
+      }
+      store.free();
+      continue;
+    }
+    const c = store.quoteRange(scope, ref, a, b, "c");
+    assert.equal(c.quote, content.slice(a, b));
+    assert.deepEqual([c.start, c.end], [Array.from(content.slice(0, a)).length, Array.from(content.slice(0, b)).length]);
+    assert.deepEqual(store.checkCitation(scope, c).ref, ref);
+    store.free();
+  }
+});
+
+test("a lone surrogate in any string argument is refused with invalid_unicode", () => {
+  const lone = "x\ud800y";
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  const calls = {
+    "ingest sourceId": () => store.ingest(scope, lone, "text"),
+    "ingest content": () => store.ingest(scope, "plan_a", lone),
+    "quote text": () => store.quote(scope, ref, lone, "c"),
+    "quote citationId": () => store.quote(scope, ref, "方案", lone),
+    "remove sourceId": () => store.remove(scope, lone),
+    "digestText": () => ec.digestText(lone),
+    "parseReport text": () => ec.parseReport(lone),
+    "parseReport object": () => ec.parseReport({ ...bundle.report, title: lone }),
+    "scope object": () => store.get({ tenant_id: lone, user_id: "u" }, ref),
+    "recordReview claimId": () => ec.recordReview(scope, bundle.report, lone, "supported", "n"),
+    "recordReview note": () => ec.recordReview(scope, bundle.report, "claim_a", "supported", lone),
+    "checkBundle object": () => ec.checkBundle({ ...bundle, sources: [{ ...bundle.sources[0], content: lone }, bundle.sources[1]] }),
+    "convertOffset text": () => ec.convertOffset(lone, 0, "utf16", "utf8"),
+    "extractExcerpts": () => ec.extractExcerpts({ id: "d", title: "t", body: lone }),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    assert.throws(call, (e) => e instanceof Error && e.code === "invalid_unicode", name);
+  }
+  // A real U+FFFD is fine, and so is the text "\\ud800" (a backslash, not a surrogate).
+  assert.equal(store.ingest(scope, "plan_b", "a\ufffdb").revision, 1);
+  assert.equal(ec.parseReport({ ...bundle.report, title: "\\ud800" }).title, "\\ud800");
+});
+
+test("hostile JSON: duplicate keys, floats, huge and negative numbers", () => {
+  const citation = bundle.report.claims[0].citations[0];
+  const withCitation = (patch) => ({ ...bundle.report, claims: [{ ...bundle.report.claims[0], citations: [{ ...citation, ...patch }] }] });
+  const issue = (input) => {
+    try {
+      ec.parseReport(input);
+    } catch (e) {
+      assert.equal(e.name, "ContractError");
+      return e.issues.map((i) => [i.path, i.code]);
+    }
+    assert.fail("accepted");
+  };
+  assert.deepEqual(issue('{"title": "a", "title": "b", "claims": []}'), [["", "duplicate_key"]]);
+  assert.deepEqual(issue(withCitation({ start: 1.5 })), [["/claims/0/citations/0/start", "wrong_type"]]);
+  assert.deepEqual(issue(withCitation({ start: 1e300 })), [["/claims/0/citations/0/start", "wrong_type"]]);
+  assert.deepEqual(issue(JSON.stringify(withCitation({})).replace('"start":9', '"start":18446744073709551616')), [["/claims/0/citations/0/start", "wrong_type"]]);
+  assert.deepEqual(issue(withCitation({ start: -1 })), [["/claims/0/citations/0/start", "too_small"]]);
+  assert.deepEqual(issue(withCitation({ start: "9" })), [["/claims/0/citations/0/start", "wrong_type"]]);
+  assert.deepEqual(issue(withCitation({ start: true })), [["/claims/0/citations/0/start", "wrong_type"]]);
+  assert.deepEqual(issue("[".repeat(100000) + "]".repeat(100000)), [["", "too_deep"]]);
+});
+
+test("a 50 MB report is refused before it is read, and memory stays flat", () => {
+  const big = JSON.stringify({ ...bundle.report, title: "x".repeat(50 * 1024 * 1024) });
+  const before = ec.wasmMemoryBytes();
+  assert.throws(() => ec.parseReport(big), (e) => e.issues[0].code === "input_too_large");
+  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }), (e) => e.issues[0].code === "input_too_large");
+  assert.equal(ec.wasmMemoryBytes(), before, "the text was not copied into wasm memory");
+  // Raised explicitly, the same limit admits it (and the title rule then refuses it).
+  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }, { maxInputBytes: 60 * 1024 * 1024 }), (e) => e.issues[0].path === "/report/title");
+});
+
+test("memory: 100,000 checkBundle calls and 10,000 stores leave wasm memory flat", () => {
+  const text = JSON.stringify(bundle);
+  for (let i = 0; i < 2000; i++) ec.checkBundle(text, { now: NOW });
+  const before = ec.wasmMemoryBytes();
+  for (let i = 0; i < 100000; i++) ec.checkBundle(text, { now: NOW });
+  for (let i = 0; i < 10000; i++) {
+    const s = new ec.EvidenceStore(specs, { now: NOW });
+    s.ingest(scope, "plan_a", bundle.sources[0].content);
+    s.free();
+  }
+  const grown = ec.wasmMemoryBytes() - before;
+  assert.ok(grown < 1024 * 1024, `wasm memory grew by ${grown} bytes`);
+});
+
+test("stores dropped without free() are released by the finalizer", () => {
+  const script = `
+    const ec = require(${JSON.stringify(join(PKG, "node", "evidence_check.js"))});
+    const specs = ${JSON.stringify(specs)}, scope = ${JSON.stringify(scope)}, content = ${JSON.stringify(bundle.sources[0].content.repeat(200))};
+    const round = () => { for (let i = 0; i < 2000; i++) new ec.EvidenceStore(specs).ingest(scope, "plan_a", content); };
+    (async () => {
+      round(); global.gc(); await new Promise((r) => setTimeout(r, 50)); global.gc(); await new Promise((r) => setTimeout(r, 50));
+      const before = ec.wasmMemoryBytes();
+      for (let k = 0; k < 5; k++) { round(); global.gc(); await new Promise((r) => setTimeout(r, 50)); }
+      console.log(ec.wasmMemoryBytes() - before);
+    })();`;
+  const r = spawnSync(process.execPath, ["--expose-gc", "-e", script], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const grown = Number(r.stdout.trim());
+  assert.ok(grown < 1024 * 1024, `wasm memory grew by ${grown} bytes over 10,000 dropped stores`);
+});
+
+test("trust boundaries: another tenant, a report that carries its own review state, a review of an edited report", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  const other = { tenant_id: "other", user_id: scope.user_id };
+  assert.throws(() => store.get(other, ref), (e) => e.code === "ref_unavailable");
+  const cite = bundle.report.claims[0].citations[0];
+  assert.throws(() => store.checkCitation({ ...scope, user_id: "someone" }, cite), (e) => e.code === "ref_unavailable");
+  // A model cannot mark its own claims reviewed: unknown fields are refused.
+  assert.throws(
+    () => ec.parseReport({ ...bundle.report, status: "reviewed_candidate", claims: bundle.report.claims.map((c) => ({ ...c, state: "supported", review: { verdict: "supported" } })) }),
+    (e) => e.issues.some((i) => i.path === "/status" && i.code === "extra_field") && e.issues.some((i) => i.path === "/claims/0/state"),
+  );
+  // Reviews recorded for the report do not carry over to an edited one.
+  const edited = { ...bundle.report, claims: [{ ...bundle.report.claims[0], text: "教学说明称方案 A 完全支持离线整理。" }, ...bundle.report.claims.slice(1)] };
+  assert.throws(() => ec.checkBundle({ ...bundle, report: edited }), (e) => e.code === "review_mismatch");
+  assert.throws(() => ec.assess(scope, edited, store, bundle.reviews), (e) => e.code === "review_mismatch");
+});

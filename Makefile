@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve bench bench-quick test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
+.PHONY: all setup build demo serve bench bench-quick fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
 
 all: build
 
@@ -50,8 +50,21 @@ bench: build
 bench-quick: build
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
+FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome
+FUZZ_SECONDS ?= 300
+
+## fuzz: every fuzz target for FUZZ_SECONDS seconds (see fuzz/README.md)
+fuzz:
+	@bash scripts/setup.sh fuzz npm
+	@bash scripts/fuzz-seeds.sh
+	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run -O $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+
+## fuzz-smoke: a short fuzz run of every target (part of make test)
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
+
 ## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick test-node
+test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node
 
 test-native:
 	$(CARGO) test --all-targets

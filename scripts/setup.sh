@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, idempotently, everything the build and the tests need on a fresh machine.
-# Usage: scripts/setup.sh [rust|wasm|npm|browser|all]...   (default: all)
+# Usage: scripts/setup.sh [rust|wasm|npm|browser|fuzz|all]...   (default: all)
 # Each step checks first and does nothing when its tool is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,13 @@ step_browser() {
   fi
 }
 
+step_fuzz() {
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    log "installing cargo-fuzz"
+    cargo install cargo-fuzz --locked || cargo install cargo-fuzz
+  fi
+}
+
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
 for s in "${steps[@]}"; do
@@ -61,7 +68,8 @@ for s in "${steps[@]}"; do
     wasm) step_wasm ;;
     npm) step_npm ;;
     browser) step_browser ;;
+    fuzz) step_fuzz ;;
     all) step_wasm; step_npm; step_browser ;;
-    *) log "unknown step '$s' (rust|wasm|npm|browser|all)"; exit 2 ;;
+    *) log "unknown step '$s' (rust|wasm|npm|browser|fuzz|all)"; exit 2 ;;
   esac
 done

@@ -64,7 +64,7 @@ fn elements(markdown: &str) -> BTreeMap<String, usize> {
         let name = match event {
             Event::Start(tag) => {
                 let s = format!("{tag:?}");
-                s.split(|c: char| c == '(' || c == ' ' || c == '{').next().unwrap_or("").to_owned()
+                s.split(['(', ' ', '{']).next().unwrap_or("").to_owned()
                     + &match tag {
                         pulldown_cmark::Tag::Heading { level, .. } => format!("{level:?}"),
                         _ => String::new(),
@@ -73,7 +73,7 @@ fn elements(markdown: &str) -> BTreeMap<String, usize> {
             Event::End(_) | Event::Text(_) | Event::SoftBreak => continue,
             other => {
                 let s = format!("{other:?}");
-                s.split(|c: char| c == '(' || c == ' ').next().unwrap_or("").to_owned()
+                s.split(['(', ' ']).next().unwrap_or("").to_owned()
             }
         };
         *out.entry(name).or_insert(0) += 1;

@@ -90,6 +90,15 @@ test("a lone surrogate in any string argument is refused with invalid_unicode", 
     "checkBundle object": () => ec.checkBundle({ ...bundle, sources: [{ ...bundle.sources[0], content: lone }, bundle.sources[1]] }),
     "convertOffset text": () => ec.convertOffset(lone, 0, "utf16", "utf8"),
     "extractExcerpts": () => ec.extractExcerpts({ id: "d", title: "t", body: lone }),
+    "ingestReadResult object": () => store.ingestReadResult(scope, "plan_a", { status: "ok", data: { filename: "plan_a.md", content: lone } }),
+    "ingestReadResult sourceId": () => store.ingestReadResult(scope, lone, { status: "ok", data: { filename: "plan_a.md", content: "x" } }),
+    "quoteRange citationId": () => store.quoteRange(scope, ref, 0, 1, lone),
+    "recordReview verdict": () => ec.recordReview(scope, bundle.report, "claim_a", lone, "n"),
+    "assess reviews": () => ec.assess(scope, bundle.report, store, [{ ...bundle.reviews[0], note: lone }]),
+    "render options.now": () => ec.render(scope, bundle.report, store, [], { now: lone }),
+    "evaluateClaims itemId": () => ec.evaluateClaims([], lone, [], "info"),
+    "checkExcerpt claim": () => ec.checkExcerpt([], { item_id: lone, sha256: "", line: 1, quote: "", text: "" }),
+    "finalize task": () => ec.finalize({ task_id: lone, kind: "query" }, [], { status: "abstain" }),
   };
   for (const [name, call] of Object.entries(calls)) {
     assert.throws(call, (e) => e instanceof Error && e.code === "invalid_unicode", name);

@@ -1,7 +1,7 @@
 // Assembles pkg/ into one npm package for every runtime: pkg/node (CommonJS, Node),
 // pkg/web (ES module, browsers), the CLI in pkg/bin, one package.json with
 // conditional exports and the types.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +20,8 @@ const manifest = {
   version,
   description: "Checks an agent's cited report against source snapshots, offline, in WebAssembly.",
   license: "MIT",
+  repository: { type: "git", url: "https://example.invalid/evidence-check.git" },
+  keywords: ["citations", "evidence", "agents", "verification", "webassembly"],
   type: "commonjs",
   main: "./node/evidence_check.js",
   module: "./web/evidence_check.js",
@@ -45,6 +47,9 @@ const manifest = {
   ),
   sideEffects: false,
 };
+// wasm-pack writes a .gitignore of "*" into each build; npm pack would honour it and
+// ship nothing. The repository's own .gitignore keeps pkg/ out of git.
+for (const target of ["node", "web"]) rmSync(join(pkg, target, ".gitignore"), { force: true });
 // The web build is an ES module, the Node build CommonJS; say so where Node looks.
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");

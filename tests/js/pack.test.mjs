@@ -1,0 +1,35 @@
+// The npm package as a user gets it: `npm pack` of pkg/, installed into an empty
+// project, then required, imported and run as a command.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { PKG, ROOT } from "./helpers.mjs";
+
+const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+test("npm pack, npm install into an empty directory, then require, import and the bin", () => {
+  const out = mkdtempSync(join(tmpdir(), "evidence-check-pack-"));
+  npm(["pack", "--pack-destination", out], PKG);
+  const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"));
+  assert.equal(tarball, "evidence-check-0.1.0.tgz");
+  const listing = execFileSync("tar", ["-tzf", join(out, tarball)], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
+  for (const f of ["package/package.json", "package/node/evidence_check.js", "package/node/evidence_check_bg.wasm", "package/node/evidence_check.d.ts",
+    "package/web/evidence_check.js", "package/web/evidence_check_bg.wasm", "package/bin/cli.mjs", "package/bin/mcp.mjs", "package/LICENSE", "package/README.md"]) {
+    assert.ok(listing.includes(f), `${f} is not in the tarball`);
+  }
+  const app = mkdtempSync(join(tmpdir(), "evidence-check-app-"));
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(out, tarball)], app);
+  writeFileSync(join(app, "cjs.cjs"), `const ec = require("evidence-check"); console.log(ec.digestText("a\\r\\nb"));`);
+  writeFileSync(join(app, "esm.mjs"), `import { digestText } from "evidence-check"; import { readSourcesViaMcp } from "evidence-check/mcp"; console.log(digestText("a\\r\\nb"), typeof readSourcesViaMcp);`);
+  const digest = execFileSync(process.execPath, [join(app, "cjs.cjs")], { encoding: "utf8" }).trim();
+  assert.equal(digest, createHash("sha256").update("a\nb").digest("hex"));
+  assert.equal(execFileSync(process.execPath, [join(app, "esm.mjs")], { encoding: "utf8" }).trim(), `${digest} function`);
+  const bin = spawnSync(join(app, "node_modules", ".bin", "evidence-check"), ["check", join(ROOT, "examples", "demo.bundle.json"), "--json"], { encoding: "utf8" });
+  assert.equal(bin.status, 1, bin.stderr);
+  assert.equal(JSON.parse(bin.stdout).assessment.status, "partial");
+});

@@ -105,7 +105,13 @@ function printTable(result, bundle) {
   if (a.issues.length === 0) lines.push("issues: none");
   else {
     lines.push(`issues: ${a.issues.length}`);
-    for (const i of a.issues) lines.push(`  ${i.claim_id} / ${i.citation_id}: ${i.code} — ${i.message}`);
+    for (const i of a.issues) {
+      lines.push(`  ${i.claim_id} / ${i.citation_id}: ${i.code} — ${i.message}`);
+      if (i.hint) {
+        const where = i.hint.occurrences === 1 ? `once, at [${i.hint.start}, ${i.hint.end})` : `${i.hint.occurrences} times`;
+        lines.push(`    hint: the quote occurs ${where} in revision ${i.hint.ref.revision} of ${i.hint.ref.source_id} (not applied)`);
+      }
+    }
   }
   if (result.render_error) lines.push(`artifact: not rendered — ${result.render_error.code}: ${result.render_error.message}`);
   return lines.join("\n");

@@ -87,6 +87,41 @@ pub struct Issue {
     pub citation_id: String,
     pub code: &'static str,
     pub message: String,
+    /// Where the exact quote occurs in the source's current revision, when the
+    /// citation is stale or its range no longer holds the quote. Never applied: the
+    /// citation stays invalid until the report is corrected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<RepairHint>,
+}
+
+/// A repair hint for a failed citation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RepairHint {
+    /// The current revision of the cited source (in this scope).
+    #[serde(rename = "ref")]
+    pub current_ref: crate::contract::SourceRef,
+    /// How many times the exact quote occurs there (non-overlapping); at least 1.
+    pub occurrences: usize,
+    /// Its code-point range, when it occurs exactly once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+}
+
+/// Looks for the quote of a failed citation in its source's current revision.
+fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Option<RepairHint> {
+    let snapshot = store.current(scope, &citation.source_ref.source_id)?;
+    let starts = snapshot.index.occurrences(&snapshot.content, &citation.quote);
+    let occurrences = starts.len();
+    if occurrences == 0 {
+        return None;
+    }
+    let unique = match starts.as_slice() {
+        [s] => Some((*s as u64, (*s + citation.quote.chars().count()) as u64)),
+        _ => None,
+    };
+    Some(RepairHint { current_ref: snapshot.source_ref.clone(), occurrences, start: unique.map(|u| u.0), end: unique.map(|u| u.1) })
 }
 
 /// The result of assessing a report.
@@ -178,7 +213,11 @@ pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, revie
                     citations.push((citation, Arc::clone(snapshot)));
                 }
                 Err(e) => {
-                    issues.push(issue(&claim.claim_id, &citation.citation_id, &e));
+                    let mut found = issue(&claim.claim_id, &citation.citation_id, &e);
+                    if matches!(e.code(), "ref_unavailable" | "quote_mismatch" | "range_out_of_bounds") {
+                        found.hint = repair_hint(scope, store, citation);
+                    }
+                    issues.push(found);
                     invalid = true;
                 }
             }
@@ -216,5 +255,5 @@ pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, revie
 }
 
 fn issue(claim_id: &str, citation_id: &str, e: &StoreError) -> Issue {
-    Issue { claim_id: claim_id.to_owned(), citation_id: citation_id.to_owned(), code: e.code(), message: e.message() }
+    Issue { claim_id: claim_id.to_owned(), citation_id: citation_id.to_owned(), code: e.code(), message: e.message(), hint: None }
 }

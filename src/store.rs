@@ -196,6 +196,14 @@ impl EvidenceStore {
         }
     }
 
+    /// The current snapshot of a source in a scope, if any.
+    pub fn current(&self, scope: &Scope, source_id: &str) -> Option<&Arc<Snapshot>> {
+        if self.closed {
+            return None;
+        }
+        self.current.get(&(scope.clone(), source_id.to_owned()))
+    }
+
     /// Checks that the citation's snapshot is current and that its range holds exactly
     /// its quote.
     pub fn check_citation(&self, scope: &Scope, citation: &Citation) -> Result<&Arc<Snapshot>, StoreError> {

@@ -55,8 +55,10 @@ export type Verdict = "supported" | "insufficient" | "contradicted";
 export interface Review { scope: Scope; report_digest: string; claim_id: string; verdict: Verdict; note: string; reviewed_at: string; }
 export type ClaimState = "invalid" | "insufficient" | "disputed" | "pending_review" | "supported" | "contradicted";
 export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidate";
+/** Where the exact quote occurs in the source's current revision (never applied). */
+export interface RepairHint { ref: SourceRef; occurrences: number; start?: number; end?: number; }
 /** A citation that failed its check. */
-export interface Issue { claim_id: string; citation_id: string; code: string; message: string; }
+export interface Issue { claim_id: string; citation_id: string; code: string; message: string; hint?: RepairHint; }
 export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
 /** The rendered Markdown artifact. */
 export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }

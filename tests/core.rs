@@ -489,3 +489,27 @@ fn offsets_convert_between_units_and_never_split_a_character() {
         Err(evidence_check::store::QuoteRangeError::Offset(OffsetErrorKind::SplitsSurrogatePair))
     ));
 }
+
+#[test]
+fn stale_citations_get_a_repair_hint_that_is_never_applied() {
+    let mut st = store();
+    let s = scope("t");
+    let r1 = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r1, "Plan A works offline.");
+    let r2 = st.ingest(&s, "a", &format!("Preface.\n{TEXT}")).unwrap();
+    let a = assess(&s, &report, &st, &[]).unwrap();
+    assert_eq!(a.status, Status::Invalid, "the hint does not repair anything");
+    assert_eq!(
+        serde_json::to_value(&a.issues[0].hint).unwrap(),
+        json!({"ref": r2, "occurrences": 1, "start": 17, "end": 38})
+    );
+    // Several occurrences: only the count. None: no hint.
+    st.ingest(&s, "a", "Plan A works offline. Plan A works offline.").unwrap();
+    let a = assess(&s, &report, &st, &[]).unwrap();
+    assert_eq!(serde_json::to_value(&a.issues[0].hint).unwrap()["occurrences"], json!(2));
+    assert_eq!(serde_json::to_value(&a.issues[0].hint).unwrap().get("start"), None);
+    st.ingest(&s, "a", "Rewritten entirely.").unwrap();
+    assert_eq!(assess(&s, &report, &st, &[]).unwrap().issues[0].hint, None);
+    // Another tenant's text is never looked at.
+    assert_eq!(assess(&scope("other"), &report, &st, &[]).unwrap().issues[0].hint, None);
+}

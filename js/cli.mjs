@@ -106,7 +106,7 @@ function printTable(result, bundle) {
   else {
     lines.push(`issues: ${a.issues.length}`);
     for (const i of a.issues) {
-      lines.push(`  ${i.claim_id} / ${i.citation_id}: ${i.code} — ${i.message}`);
+      lines.push(`  ${i.claim_id}${i.citation_id ? ` / ${i.citation_id}` : ""}: ${i.code} — ${i.message}`);
       if (i.hint) {
         const where = i.hint.occurrences === 1 ? `once, at [${i.hint.start}, ${i.hint.end})` : `${i.hint.occurrences} times`;
         lines.push(`    hint: the quote occurs ${where} in revision ${i.hint.ref.revision} of ${i.hint.ref.source_id} (not applied)`);

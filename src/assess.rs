@@ -84,7 +84,8 @@ impl Status {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Issue {
     pub claim_id: String,
-    pub citation_id: String,
+    /// The failed citation; `null` for a review's problem.
+    pub citation_id: Option<String>,
     pub code: &'static str,
     pub message: String,
     /// Where the exact quote occurs in the source's current revision, when the
@@ -173,7 +174,7 @@ pub struct Checked<'r> {
 
 /// Checks that every review belongs to this scope and this exact report and that no
 /// claim is reviewed twice.
-fn review_map<'r>(scope: &Scope, report: &Report, digest: &str, reviews: &'r [Review]) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
+fn review_map<'r>(scope: &Scope, report: &Report, digest: &str, reviews: Vec<&'r Review>) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
     let mut map: HashMap<&str, &Review> = HashMap::new();
     for review in reviews {
         if review.scope != *scope || review.report_digest != digest || map.contains_key(review.claim_id.as_str()) {
@@ -194,12 +195,40 @@ pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
 
 /// [`assess`], keeping what rendering needs.
 pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review]) -> Result<Checked<'r>, ReviewErrorKind> {
+    check_with(scope, report, store, reviews, None)
+}
+
+/// [`check`] with a review key: a review whose signature is missing or wrong is not
+/// used, and is an issue of the assessment.
+pub fn check_with<'r>(
+    scope: &Scope,
+    report: &'r Report,
+    store: &EvidenceStore,
+    reviews: &'r [Review],
+    review_key: Option<&[u8]>,
+) -> Result<Checked<'r>, ReviewErrorKind> {
     let digest = report_digest(report);
-    let reviews = review_map(scope, report, &digest, reviews)?;
+    let mut issues = Vec::new();
+    let signed: Vec<&Review> = reviews
+        .iter()
+        .filter(|r| match review_key.map(|k| crate::review::verify_review(r, k)) {
+            Some(Err(problem)) => {
+                issues.push(Issue {
+                    claim_id: r.claim_id.clone(),
+                    citation_id: None,
+                    code: problem.code(),
+                    message: problem.message().to_owned(),
+                    hint: None,
+                });
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    let reviews = review_map(scope, report, &digest, signed)?;
     let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
     let mut valid: HashMap<&str, usize> = HashMap::new();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
-    let mut issues = Vec::new();
     let mut states = Vec::with_capacity(report.claims.len());
     for claim in &report.claims {
         let mut invalid = false;
@@ -255,5 +284,5 @@ pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, revie
 }
 
 fn issue(claim_id: &str, citation_id: &str, e: &StoreError) -> Issue {
-    Issue { claim_id: claim_id.to_owned(), citation_id: citation_id.to_owned(), code: e.code(), message: e.message(), hint: None }
+    Issue { claim_id: claim_id.to_owned(), citation_id: Some(citation_id.to_owned()), code: e.code(), message: e.message(), hint: None }
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::assess::{check, Assessment};
+use crate::assess::{check_with, Assessment};
 use crate::clock::Clock;
 use crate::contract::validate::{join, sized, Checker, ANY_STRING};
 use crate::contract::{Contract, Report, Scope, SourceSpec};
@@ -84,6 +84,8 @@ pub struct BundleOptions {
     pub limits: crate::contract::Limits,
     /// How the artifact escapes text (hardened by default).
     pub escaping: crate::render::Escaping,
+    /// When set, every review must carry a valid HMAC signature made with this key.
+    pub review_key: Option<Vec<u8>>,
 }
 
 /// What a bundle check found.
@@ -157,7 +159,7 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
     // One assessment serves both the result and the artifact.
-    let checked = check(&bundle.scope, &bundle.report, &store, &bundle.reviews).map_err(BundleError::Review)?;
+    let checked = check_with(&bundle.scope, &bundle.report, &store, &bundle.reviews, options.review_key.as_deref()).map_err(BundleError::Review)?;
     let (artifact, render_error) = if options.render {
         match render_checked(&bundle.report, &checked, &options.clock, options.escaping) {
             Ok(a) => (Some(a), None),

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::assess::{check, Checked, ClaimState, Status};
+use crate::assess::{Checked, ClaimState, Status};
 use crate::clock::Clock;
 use crate::contract::validate::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
@@ -130,7 +130,20 @@ pub fn render(
     clock: &Clock,
     escaping: Escaping,
 ) -> Result<Artifact, RenderError> {
-    let checked = check(scope, report, store, reviews)?;
+    render_with(scope, report, store, reviews, clock, escaping, None)
+}
+
+/// [`render`] with a review key (see [`crate::assess::check_with`]).
+pub fn render_with(
+    scope: &Scope,
+    report: &Report,
+    store: &EvidenceStore,
+    reviews: &[Review],
+    clock: &Clock,
+    escaping: Escaping,
+    review_key: Option<&[u8]>,
+) -> Result<Artifact, RenderError> {
+    let checked = crate::assess::check_with(scope, report, store, reviews, review_key)?;
     render_checked(report, &checked, clock, escaping).map_err(RenderError::Render)
 }
 

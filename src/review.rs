@@ -49,19 +49,83 @@ pub struct Review {
     pub verdict: Verdict,
     pub note: String,
     pub reviewed_at: String,
+    /// HMAC-SHA-256 (hex) over the review's canonical JSON without this field, when the
+    /// host signs its reviews (see [`sign_review`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+type HmacSha256 = hmac::Hmac<sha2::Sha256>;
+
+fn mac(review: &Review, key: &[u8]) -> Option<HmacSha256> {
+    use hmac::Mac;
+    let unsigned = Review { signature: None, ..review.clone() };
+    let payload = serde_json::to_value(&unsigned).ok().map(|v| crate::digest::canonical_json(&v))?;
+    let mut m = <HmacSha256 as Mac>::new_from_slice(key).ok()?;
+    m.update(payload.as_bytes());
+    Some(m)
+}
+
+/// Signs a review with the host's key: HMAC-SHA-256 over its canonical JSON (without a
+/// signature), so that it can travel through places the host does not trust.
+pub fn sign_review(review: &Review, key: &[u8]) -> Review {
+    use hmac::Mac;
+    let signature = mac(review, key).map(|m| crate::digest::hex(&m.finalize().into_bytes()));
+    Review { signature, ..review.clone() }
+}
+
+/// Why a signed review was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SignatureProblem {
+    Missing,
+    Invalid,
+}
+
+impl SignatureProblem {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Missing => "review_signature_missing",
+            Self::Invalid => "review_signature_invalid",
+        }
+    }
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::Missing => "The review is not signed; with a review key every review must carry a signature.",
+            Self::Invalid => "The review's signature does not match: it was altered or signed with another key.",
+        }
+    }
+}
+
+/// Checks a review's signature in constant time.
+pub fn verify_review(review: &Review, key: &[u8]) -> Result<(), SignatureProblem> {
+    use hmac::Mac;
+    let given = review.signature.as_deref().ok_or(SignatureProblem::Missing)?;
+    let bytes = decode_hex(given).ok_or(SignatureProblem::Invalid)?;
+    mac(review, key).ok_or(SignatureProblem::Invalid)?.verify_slice(&bytes).map_err(|_| SignatureProblem::Invalid)
+}
+
+fn decode_hex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
 }
 
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at"])?;
+        let m = c.object(v, path, &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"])?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let report_digest = c.string_field(m, path, "report_digest", &DIGEST);
         let claim_id = c.string_field(m, path, "claim_id", &validate::IDENTIFIER);
         let verdict = c.literal_field(m, path, "verdict", &Verdict::ALL);
         let note = c.string_field(m, path, "note", &sized(1, MAX_NOTE_CHARS));
         let reviewed_at = c.string_field(m, path, "reviewed_at", &sized(1, 64));
+        let signature = match m.get("signature") {
+            Some(s) => c.string(s, &join(path, "signature"), &DIGEST).map(Some),
+            None => Some(None),
+        };
         if c.count() != before {
             return None;
         }
@@ -72,6 +136,7 @@ impl Contract for Review {
             verdict: verdict?,
             note: note?,
             reviewed_at: reviewed_at?,
+            signature: signature?,
         })
     }
 }
@@ -100,6 +165,7 @@ pub fn record_review(
         verdict,
         note: note.to_owned(),
         reviewed_at: clock.now(),
+        signature: None,
     })
 }
 

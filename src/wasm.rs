@@ -52,13 +52,14 @@ export interface ParsedReport { title: string; claims: Required<Claim>[]; confli
 export interface Snapshot { spec: SourceSpec; ref: SourceRef; content: string; fetched_at: string; }
 export type Verdict = "supported" | "insufficient" | "contradicted";
 /** A recorded review, bound to the scope and the digest of the exact report reviewed. */
-export interface Review { scope: Scope; report_digest: string; claim_id: string; verdict: Verdict; note: string; reviewed_at: string; }
+export interface Review { scope: Scope; report_digest: string; claim_id: string; verdict: Verdict; note: string; reviewed_at: string; signature?: string; }
 export type ClaimState = "invalid" | "insufficient" | "disputed" | "pending_review" | "supported" | "contradicted";
 export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidate";
 /** Where the exact quote occurs in the source's current revision (never applied). */
 export interface RepairHint { ref: SourceRef; occurrences: number; start?: number; end?: number; }
 /** A citation that failed its check. */
-export interface Issue { claim_id: string; citation_id: string; code: string; message: string; hint?: RepairHint; }
+/** A failed citation (`citation_id` set), or a review refused for its signature (`citation_id: null`). */
+export interface Issue { claim_id: string; citation_id: string | null; code: string; message: string; hint?: RepairHint; }
 export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
 /** The rendered Markdown artifact. */
 export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }
@@ -69,16 +70,19 @@ export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report;
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
-export interface ClockOptions { now?: string; }
 /** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
 export type OffsetUnit = "code_point" | "utf16" | "utf8";
 export interface RangeOptions { unit?: OffsetUnit; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
-export interface RenderOptions { now?: string; compat?: "reference"; }
+export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; }
+/** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
+export interface ReviewOptions { now?: string; key?: string; }
+/** `reviewKey`: every review must carry a valid signature made with this key. */
+export interface AssessOptions { reviewKey?: string; }
 /** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
 export interface CheckBundleOptions {
   now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
-  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference";
+  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string;
 }
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
@@ -165,12 +169,14 @@ extern "C" {
     pub type JsBundleResult;
     #[wasm_bindgen(typescript_type = "StoreOptions")]
     pub type JsStoreOptions;
-    #[wasm_bindgen(typescript_type = "ClockOptions")]
-    pub type JsClockOptions;
     #[wasm_bindgen(typescript_type = "RenderOptions")]
     pub type JsRenderOptions;
     #[wasm_bindgen(typescript_type = "RangeOptions")]
     pub type JsRangeOptions;
+    #[wasm_bindgen(typescript_type = "ReviewOptions")]
+    pub type JsReviewOptions;
+    #[wasm_bindgen(typescript_type = "AssessOptions")]
+    pub type JsAssessOptions;
     #[wasm_bindgen(typescript_type = "OffsetUnit")]
     pub type JsOffsetUnit;
     #[wasm_bindgen(typescript_type = "CheckBundleOptions")]
@@ -434,6 +440,20 @@ impl Options {
         })
     }
 
+    /// `reviewKey`: the host's secret for review signatures (a string, its UTF-8 bytes).
+    fn review_key(&self) -> Result<Option<Vec<u8>>, JsValue> {
+        match self.get("reviewKey") {
+            None => Ok(None),
+            Some(v) => {
+                let key = text_arg(&v, "options.reviewKey")?;
+                if key.is_empty() {
+                    return Err(argument_error("options.reviewKey must not be empty".to_owned()));
+                }
+                Ok(Some(key.into_bytes()))
+            }
+        }
+    }
+
     fn store(&self) -> Result<StoreOptions, JsValue> {
         let d = StoreOptions::default();
         Ok(StoreOptions {
@@ -472,10 +492,6 @@ fn host_micros() -> i64 {
 
 fn host_clock() -> Clock {
     Clock::Source(host_micros)
-}
-
-fn clock_arg(options: Option<JsClockOptions>) -> Result<Clock, JsValue> {
-    Options::new(options.map(Into::into), &["now"], "options")?.clock()
 }
 
 impl Options {
@@ -632,11 +648,16 @@ pub fn record_review(
     #[wasm_bindgen(js_name = claimId, unchecked_param_type = "string")] claim_id: JsValue,
     verdict: JsVerdict,
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
-    options: Option<JsClockOptions>,
+    options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
-    let clock = clock_arg(options)?;
+    let options = Options::new(options.map(Into::into), &["now", "key"], "options")?;
+    let clock = options.clock()?;
+    let key = match options.get("key") {
+        Some(k) => Some(text_arg(&k, "options.key")?).filter(|k| !k.is_empty()).map(String::into_bytes).ok_or_else(|| argument_error("options.key must not be empty".to_owned())).map(Some)?,
+        None => None,
+    };
     let verdict: JsValue = verdict.into();
     // Non-strings are refused by the review rules themselves, in the reference's order.
     let as_value = |v: &JsValue, name: &str| -> Result<Value, JsValue> {
@@ -655,16 +676,29 @@ pub fn record_review(
         &clock,
     )
     .map_err(|k| evidence_error(k.code(), k.message()))?;
+    let review = match key {
+        Some(k) => crate::review::sign_review(&review, &k),
+        None => review,
+    };
     typed(&review)
 }
 
 /// Assesses a report against the store's current snapshots.
 #[wasm_bindgen]
-pub fn assess(scope: JsScope, report: JsReportInput, store: &EvidenceStore, reviews: Option<JsReviews>) -> Result<JsAssessment, JsValue> {
+pub fn assess(
+    scope: JsScope,
+    report: JsReportInput,
+    store: &EvidenceStore,
+    reviews: Option<JsReviews>,
+    options: Option<JsAssessOptions>,
+) -> Result<JsAssessment, JsValue> {
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
     let reviews = reviews_arg(reviews)?;
-    let a = crate::assess::assess(&scope, &report, &store.inner, &reviews).map_err(|k| evidence_error(k.code(), k.message()))?;
+    let key = Options::new(options.map(Into::into), &["reviewKey"], "options")?.review_key()?;
+    let a = crate::assess::check_with(&scope, &report, &store.inner, &reviews, key.as_deref())
+        .map_err(|k| evidence_error(k.code(), k.message()))?
+        .assessment;
     typed(&a)
 }
 
@@ -680,8 +714,10 @@ pub fn render(
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
     let reviews = reviews_arg(reviews)?;
-    let options = Options::new(options.map(Into::into), &["now", "compat"], "options")?;
-    let a = crate::render::render(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?).map_err(render_error)?;
+    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey"], "options")?;
+    let key = options.review_key()?;
+    let a = crate::render::render_with(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?, key.as_deref())
+        .map_err(render_error)?;
     typed(&a)
 }
 
@@ -690,7 +726,7 @@ pub fn render(
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = Options::new(
         options.map(Into::into),
-        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat"],
+        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey"],
         "options",
     )?;
     let options = BundleOptions {
@@ -699,6 +735,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
         store: options.store()?,
         limits: options.limits()?,
         escaping: options.escaping()?,
+        review_key: options.review_key()?,
     };
     let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits)?;
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;

@@ -513,3 +513,33 @@ fn stale_citations_get_a_repair_hint_that_is_never_applied() {
     // Another tenant's text is never looked at.
     assert_eq!(assess(&scope("other"), &report, &st, &[]).unwrap().issues[0].hint, None);
 }
+
+#[test]
+fn signed_reviews_are_checked_with_the_key() {
+    use evidence_check::assess::check_with;
+    use evidence_check::review::{sign_review, verify_review, SignatureProblem};
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let plain = record_review(&s, &report, "k1", "supported", "checked", &clock()).unwrap();
+    let signed = sign_review(&plain, b"host secret");
+    assert_eq!(signed.signature.as_deref().map(str::len), Some(64));
+    assert_eq!(verify_review(&signed, b"host secret"), Ok(()));
+    assert_eq!(verify_review(&signed, b"other key"), Err(SignatureProblem::Invalid));
+    assert_eq!(verify_review(&plain, b"host secret"), Err(SignatureProblem::Missing));
+    let forged = evidence_check::Review { verdict: evidence_check::Verdict::Contradicted, ..signed.clone() };
+    assert_eq!(verify_review(&forged, b"host secret"), Err(SignatureProblem::Invalid));
+
+    let key = Some(&b"host secret"[..]);
+    let ok = check_with(&s, &report, &st, std::slice::from_ref(&signed), key).unwrap().assessment;
+    assert_eq!((ok.status, ok.state("k1")), (Status::ReviewedCandidate, Some(ClaimState::Supported)));
+    for (review, code) in [(plain, "review_signature_missing"), (forged, "review_signature_invalid")] {
+        let a = check_with(&s, &report, &st, &[review], key).unwrap().assessment;
+        assert_eq!(a.status, Status::Invalid);
+        assert_eq!(a.state("k1"), Some(ClaimState::PendingReview), "the refused review is not used");
+        assert_eq!((a.issues[0].code, a.issues[0].citation_id.as_deref()), (code, None));
+    }
+    // Without a key, signatures are not required (the reference's behaviour).
+    assert_eq!(check_with(&s, &report, &st, &[signed], None).unwrap().assessment.status, Status::ReviewedCandidate);
+}

@@ -49,6 +49,7 @@ fn artifact(field: &str, payload: &str) -> String {
         verdict: Verdict::Supported,
         note: pick("review_note", "Note"),
         reviewed_at: "2026-11-29T00:00:00+00:00".into(),
+        signature: None,
     };
     // Sizes are not this test's concern: the artifact limits are checked elsewhere.
     match render(&scope, &report, &store, &[review], &clock, Escaping::Hardened) {

@@ -116,7 +116,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "export function parseReport(input: Report | string): ParsedReport;",
       "export function reportDigest(report: Report | string): string;",
       "export function digestText(text: string): string;",
-      "export function assess(scope: Scope, report: Report | string, store: EvidenceStore, reviews?: Review[] | null): Assessment;",
+      "export function assess(scope: Scope, report: Report | string, store: EvidenceStore, reviews?: Review[] | null, options?: AssessOptions | null): Assessment;",
       "export function checkBundle(bundle: Bundle | string, options?: CheckBundleOptions | null): BundleResult;",
     ]) {
       assert.ok(dts.includes(decl), `${target}: missing ${decl}`);

@@ -124,6 +124,22 @@ export interface Grade {
   checks: { status: boolean; support: boolean; completeness: boolean; duplicates: boolean; ledger: boolean; remaining: boolean };
   failed: Array<"status" | "support" | "completeness" | "duplicates" | "ledger" | "remaining">;
 }
+/** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
+export interface WebAnnotation {
+  "@context": Array<string | Record<string, string>>;
+  id: string;
+  type: "Annotation";
+  motivation: "describing";
+  body: Array<{ type: "TextualBody"; value: string; format: "text/plain"; purpose: "describing" }>;
+  target: {
+    source: string;
+    selector: Array<
+      | { type: "TextQuoteSelector"; exact: string; prefix: string; suffix: string }
+      | { type: "TextPositionSelector"; start: number; end: number }
+    >;
+    state: { type: "SourceRevision"; source_id: string; revision: number; digest: string };
+  };
+}
 /** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
 export interface ContractIssue { path: string; code: string; message: string; }
 /** What every function throws: an `Error` with a stable `code`. */
@@ -175,6 +191,10 @@ extern "C" {
     pub type JsRangeOptions;
     #[wasm_bindgen(typescript_type = "ReviewOptions")]
     pub type JsReviewOptions;
+    #[wasm_bindgen(typescript_type = "WebAnnotation")]
+    pub type JsWebAnnotation;
+    #[wasm_bindgen(typescript_type = "WebAnnotation[]")]
+    pub type JsWebAnnotations;
     #[wasm_bindgen(typescript_type = "AssessOptions")]
     pub type JsAssessOptions;
     #[wasm_bindgen(typescript_type = "OffsetUnit")]
@@ -834,4 +854,25 @@ pub fn convert_offset(
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65_536) as f64
+}
+
+// ---- W3C Web Annotations ---------------------------------------------------------------
+
+/// One W3C Web Annotation per valid citation of the report (TextQuoteSelector with up to
+/// 32 code points of context, TextPositionSelector in code points, revision and digest
+/// in the state).
+#[wasm_bindgen(js_name = toWebAnnotations)]
+pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore) -> Result<JsWebAnnotations, JsValue> {
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let out = crate::annotation::to_web_annotations(&scope, &report, &store.inner).map_err(|k| evidence_error(k.code(), k.message()))?;
+    typed(&out)
+}
+
+/// The citation an annotation made by `toWebAnnotations` describes.
+#[wasm_bindgen(js_name = fromWebAnnotation)]
+pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
+    let v = value_arg(&annotation.into(), "annotation")?;
+    let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
+    typed(&c)
 }

@@ -15,6 +15,7 @@ pub mod excerpt;
 pub mod outcome;
 pub mod render;
 pub mod review;
+pub mod schema;
 pub mod store;
 
 #[cfg(target_arch = "wasm32")]

@@ -18,6 +18,7 @@ use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
 use crate::error::{ContractError, RenderError, StoreError};
 use crate::citation::Unit;
 use crate::render::Escaping;
+use crate::schema::Dialect;
 use crate::store::QuoteRangeError;
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
 use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
@@ -124,6 +125,12 @@ export interface Grade {
   checks: { status: boolean; support: boolean; completeness: boolean; duplicates: boolean; ledger: boolean; remaining: boolean };
   failed: Array<"status" | "support" | "completeness" | "duplicates" | "ledger" | "remaining">;
 }
+/** A JSON Schema (draft 2020-12) document. */
+export type JsonSchema = { [keyword: string]: unknown };
+/** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
+export interface SchemaOptions { dialect?: "standard" | "openai-strict"; }
+/** `dialect: "openai-strict"`: `null` in an optional field means absent (strict-mode output). */
+export interface ParseOptions { dialect?: "standard" | "openai-strict"; }
 /** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
 export interface WebAnnotation {
   "@context": Array<string | Record<string, string>>;
@@ -191,6 +198,12 @@ extern "C" {
     pub type JsRangeOptions;
     #[wasm_bindgen(typescript_type = "ReviewOptions")]
     pub type JsReviewOptions;
+    #[wasm_bindgen(typescript_type = "JsonSchema")]
+    pub type JsJsonSchema;
+    #[wasm_bindgen(typescript_type = "SchemaOptions")]
+    pub type JsSchemaOptions;
+    #[wasm_bindgen(typescript_type = "ParseOptions")]
+    pub type JsParseOptions;
     #[wasm_bindgen(typescript_type = "WebAnnotation")]
     pub type JsWebAnnotation;
     #[wasm_bindgen(typescript_type = "WebAnnotation[]")]
@@ -642,9 +655,57 @@ impl EvidenceStore {
 /// Parses and checks a report (JSON text or an object). Throws a `ContractError`
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
-pub fn parse_report(input: JsReportInput) -> Result<JsParsedReport, JsValue> {
-    let report: Report = parse_arg(&input.into(), true, "report")?;
+pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
+    let options = Options::new(options.map(Into::into), &["dialect"], "options")?;
+    let report: Report = match options.dialect()? {
+        Dialect::Standard => parse_arg(&input.into(), true, "report")?,
+        Dialect::OpenAiStrict => {
+            let text = json_text(&input.into(), true, "report", DEFAULT_MAX_INPUT_BYTES)?;
+            let mut v = parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "report").map_err(|e| contract_error(&e))?;
+            crate::schema::strip_nulls(&mut v);
+            Report::from_value(&v).map_err(|e| contract_error(&e))?
+        }
+    };
     typed(&report)
+}
+
+impl Options {
+    fn dialect(&self) -> Result<Dialect, JsValue> {
+        match self.get("dialect").map(|v| v.as_string()) {
+            None => Ok(Dialect::Standard),
+            Some(Some(d)) if d == "standard" => Ok(Dialect::Standard),
+            Some(Some(d)) if d == "openai-strict" => Ok(Dialect::OpenAiStrict),
+            Some(_) => Err(argument_error("options.dialect must be \"standard\" or \"openai-strict\"".to_owned())),
+        }
+    }
+}
+
+fn schema_arg(options: Option<JsSchemaOptions>) -> Result<Dialect, JsValue> {
+    Options::new(options.map(Into::into), &["dialect"], "options")?.dialect()
+}
+
+/// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
+#[wasm_bindgen(js_name = reportJsonSchema)]
+pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
+    typed(&crate::schema::report_schema(schema_arg(options)?, &Limits::default()))
+}
+
+/// The JSON Schema of a citation.
+#[wasm_bindgen(js_name = citationJsonSchema)]
+pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
+    typed(&crate::schema::citation_schema(schema_arg(options)?, &Limits::default()))
+}
+
+/// The JSON Schema of a claim.
+#[wasm_bindgen(js_name = claimJsonSchema)]
+pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
+    typed(&crate::schema::claim_schema(schema_arg(options)?, &Limits::default()))
+}
+
+/// The JSON Schema of a bundle (the CLI's input).
+#[wasm_bindgen(js_name = bundleJsonSchema)]
+pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
+    typed(&crate::schema::bundle_schema(schema_arg(options)?, &Limits::default()))
 }
 
 /// SHA-256 hex of the report's canonical JSON.

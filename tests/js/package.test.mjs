@@ -113,7 +113,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "get(scope: Scope, ref: SourceRef): Snapshot;",
       "checkCitation(scope: Scope, citation: Citation): Snapshot;",
       "quote(scope: Scope, ref: SourceRef, text: string, citationId: string): Citation;",
-      "export function parseReport(input: Report | string): ParsedReport;",
+      "export function parseReport(input: Report | string, options?: ParseOptions | null): ParsedReport;",
       "export function reportDigest(report: Report | string): string;",
       "export function digestText(text: string): string;",
       "export function assess(scope: Scope, report: Report | string, store: EvidenceStore, reviews?: Review[] | null, options?: AssessOptions | null): Assessment;",

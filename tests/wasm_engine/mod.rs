@@ -114,7 +114,7 @@ impl Engine for Js {
         st.quote(typed(scope), typed(r), JsValue::from_str(text), JsValue::from_str(id)).map(|c| val(&c)).map_err(failure)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
-        api::parse_report(JsValue::from_str(text).unchecked_into()).map(|r| val(&r)).map_err(failure)
+        api::parse_report(JsValue::from_str(text).unchecked_into(), None).map(|r| val(&r)).map_err(failure)
     }
     fn report_digest(&self, report: &Value) -> String {
         api::report_digest(typed(report)).unwrap()
@@ -165,7 +165,7 @@ pub fn errors_are_coded_and_the_store_survives() {
         (st.ingest(typed(&scope), JsValue::from_str("zz"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "unknown_source"),
         (st.ingest(typed(&scope), JsValue::from_f64(1.0), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_argument"),
         (st.ingest(typed(&json!({"tenant_id": 1})), JsValue::from_str("a"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
-        (api::parse_report(JsValue::from_str("{").unchecked_into()).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
+        (api::parse_report(JsValue::from_str("{").unchecked_into(), None).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
         (api::digest_text(JsValue::from(js_sys::JsString::from_char_code1(0xd800))).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_unicode"),
     ];
     for (e, name, code) in cases {

@@ -1,0 +1,231 @@
+//! JSON Schemas (draft 2020-12) of the contracts, for asking a model for structured
+//! output. Every rule a schema can state is stated (patterns, lengths in code points,
+//! item limits, `additionalProperties: false`, the `kind` enum); the rules no schema can
+//! state are listed in each schema's `description`.
+//!
+//! The `OpenAiStrict` dialect follows the restrictions of strict structured-output modes:
+//! every property is required, optional ones are nullable, and string lengths move into
+//! the descriptions. [`strip_nulls`] turns such output back into the contract's shape.
+
+use serde_json::{json, Map, Value};
+
+use crate::contract::Limits;
+
+/// Which flavour of schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Dialect {
+    /// JSON Schema draft 2020-12, every constraint in place.
+    #[default]
+    Standard,
+    /// Strict structured outputs: all properties required, optional ones nullable, no
+    /// `minLength`/`maxLength`.
+    OpenAiStrict,
+}
+
+const IDENTIFIER: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$";
+const FILENAME: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$";
+const DIGEST: &str = "^[a-f0-9]{64}$";
+
+/// The cross-field rules of a report, which no schema states.
+pub const REPORT_RULES: &str = "Rules a schema cannot state, also enforced: numbers are whole numbers written without a fraction or exponent; a citation's start < end (half-open range of Unicode code points into the source's text with CRLF and CR turned into LF), and its quote is exactly that range of that revision; a claim's text is not blank, and an inference has a non-blank rationale; claim ids are unique; one citation_id names one citation across the report; a claim does not cite the same citation twice; a conflict's members are unique and name claims of the report; no object has the same key twice.";
+
+struct Builder {
+    dialect: Dialect,
+}
+
+impl Builder {
+    fn string(&self, min: usize, max: usize) -> Value {
+        match self.dialect {
+            Dialect::Standard => json!({"type": "string", "minLength": min, "maxLength": max}),
+            Dialect::OpenAiStrict => json!({"type": "string", "description": format!("{min} to {max} characters (Unicode code points)")}),
+        }
+    }
+
+    fn pattern(&self, pattern: &str) -> Value {
+        json!({"type": "string", "pattern": pattern})
+    }
+
+    /// An object; `optional` properties are left out of `required` (standard) or made
+    /// nullable and required (strict).
+    fn object(&self, required: &[(&str, Value)], optional: &[(&str, Value)]) -> Value {
+        let mut props = Map::new();
+        let mut names: Vec<&str> = Vec::new();
+        for (k, v) in required {
+            props.insert((*k).to_owned(), v.clone());
+            names.push(k);
+        }
+        for (k, v) in optional {
+            let v = match self.dialect {
+                Dialect::Standard => v.clone(),
+                Dialect::OpenAiStrict => nullable(v.clone()),
+            };
+            props.insert((*k).to_owned(), v);
+            if self.dialect == Dialect::OpenAiStrict {
+                names.push(k);
+            }
+        }
+        json!({"type": "object", "additionalProperties": false, "required": names, "properties": props})
+    }
+
+    fn array(&self, items: Value, min: usize, max: usize) -> Value {
+        let mut a = json!({"type": "array", "items": items, "maxItems": max});
+        if min > 0 {
+            set(&mut a, "minItems", json!(min));
+        }
+        a
+    }
+
+    fn source_ref(&self) -> Value {
+        self.object(&[("source_id", self.pattern(IDENTIFIER)), ("revision", json!({"type": "integer", "minimum": 1})), ("digest", self.pattern(DIGEST))], &[])
+    }
+
+    fn citation(&self) -> Value {
+        self.object(
+            &[
+                ("citation_id", self.pattern(IDENTIFIER)),
+                ("ref", json!({"$ref": "#/$defs/SourceRef"})),
+                ("start", json!({"type": "integer", "minimum": 0})),
+                ("end", json!({"type": "integer", "minimum": 1})),
+                ("quote", self.string(1, 800)),
+            ],
+            &[],
+        )
+    }
+
+    fn claim(&self, limits: &Limits) -> Value {
+        self.object(
+            &[("claim_id", self.pattern(IDENTIFIER)), ("text", self.string(1, 1000)), ("kind", json!({"type": "string", "enum": ["fact", "inference"]}))],
+            &[("rationale", self.string(0, 1000)), ("citations", self.array(json!({"$ref": "#/$defs/Citation"}), 0, limits.max_citations))],
+        )
+    }
+
+    fn conflict(&self) -> Value {
+        self.object(&[("claim_ids", self.array(self.pattern(IDENTIFIER), 2, 4)), ("reason", self.string(1, 1000))], &[])
+    }
+
+    fn report(&self, limits: &Limits) -> Value {
+        self.object(
+            &[("title", self.string(1, 120)), ("claims", self.array(json!({"$ref": "#/$defs/Claim"}), 1, limits.max_claims))],
+            &[
+                ("conflicts", self.array(json!({"$ref": "#/$defs/Conflict"}), 0, limits.max_conflicts)),
+                ("gaps", self.array(self.string(1, 1000), 0, limits.max_gaps)),
+            ],
+        )
+    }
+
+    fn defs(&self, limits: &Limits) -> Value {
+        json!({
+            "SourceRef": self.source_ref(),
+            "Citation": self.citation(),
+            "Claim": self.claim(limits),
+            "Conflict": self.conflict(),
+            "Report": self.report(limits),
+        })
+    }
+
+    /// A root schema: `root` with the shared `$defs`, a title and a description.
+    fn root(&self, title: &str, root: Value, limits: &Limits, extra_defs: &[(&str, Value)]) -> Value {
+        let mut schema = root;
+        let mut defs = self.defs(limits);
+        for (k, v) in extra_defs {
+            set(&mut defs, k, v.clone());
+        }
+        set(&mut schema, "$defs", defs);
+        set(&mut schema, "title", json!(title));
+        set(&mut schema, "description", json!(REPORT_RULES));
+        if self.dialect == Dialect::Standard {
+            set(&mut schema, "$schema", json!("https://json-schema.org/draft/2020-12/schema"));
+            set(&mut schema, "$id", json!(format!("urn:evidence-check:schema:{}", title.to_lowercase())));
+        }
+        schema
+    }
+}
+
+/// Sets a key of an object value (does nothing to other values).
+fn set(v: &mut Value, key: &str, x: Value) {
+    if let Some(m) = v.as_object_mut() {
+        m.insert(key.to_owned(), x);
+    }
+}
+
+fn nullable(v: Value) -> Value {
+    match v.get("type").cloned() {
+        Some(Value::String(t)) => {
+            let mut v = v;
+            set(&mut v, "type", json!([t, "null"]));
+            v
+        }
+        _ => json!({"anyOf": [v, {"type": "null"}]}),
+    }
+}
+
+/// The schema of a report.
+pub fn report_schema(dialect: Dialect, limits: &Limits) -> Value {
+    let b = Builder { dialect };
+    b.root("Report", b.report(limits), limits, &[])
+}
+
+/// The schema of a citation.
+pub fn citation_schema(dialect: Dialect, limits: &Limits) -> Value {
+    let b = Builder { dialect };
+    b.root("Citation", b.citation(), limits, &[])
+}
+
+/// The schema of a claim.
+pub fn claim_schema(dialect: Dialect, limits: &Limits) -> Value {
+    let b = Builder { dialect };
+    b.root("Claim", b.claim(limits), limits, &[])
+}
+
+/// The schema of a bundle (the CLI's input).
+pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
+    let b = Builder { dialect };
+    let scope = b.object(&[("tenant_id", b.pattern(IDENTIFIER)), ("user_id", b.pattern(IDENTIFIER))], &[]);
+    let spec = b.object(
+        &[
+            ("source_id", b.pattern(IDENTIFIER)),
+            ("title", b.string(1, 120)),
+            ("locator", b.string(1, 300)),
+            ("filename", b.pattern(FILENAME)),
+            ("kind", json!({"type": "string", "enum": ["fixture", "public"]})),
+        ],
+        &[],
+    );
+    let source = b.object(
+        &[("spec", json!({"$ref": "#/$defs/SourceSpec"})), ("content", json!({"type": "string"}))],
+        &[("revision", json!({"type": "integer", "minimum": 1})), ("fetched_at", b.string(1, 64))],
+    );
+    let review = b.object(
+        &[
+            ("scope", json!({"$ref": "#/$defs/Scope"})),
+            ("report_digest", b.pattern(DIGEST)),
+            ("claim_id", b.pattern(IDENTIFIER)),
+            ("verdict", json!({"type": "string", "enum": ["supported", "insufficient", "contradicted"]})),
+            ("note", b.string(1, 1000)),
+            ("reviewed_at", b.string(1, 64)),
+        ],
+        &[("signature", b.pattern(DIGEST))],
+    );
+    let bundle = b.object(
+        &[
+            ("scope", json!({"$ref": "#/$defs/Scope"})),
+            ("sources", json!({"type": "array", "items": {"$ref": "#/$defs/BundleSource"}})),
+            ("report", json!({"$ref": "#/$defs/Report"})),
+        ],
+        &[("reviews", json!({"type": "array", "items": {"$ref": "#/$defs/Review"}}))],
+    );
+    b.root("Bundle", bundle, limits, &[("Scope", scope), ("SourceSpec", spec), ("BundleSource", source), ("Review", review)])
+}
+
+/// Drops `null` values of optional fields (what a strict-mode model writes for "absent"),
+/// recursively, so that the contract can check the output.
+pub fn strip_nulls(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, x| !(x.is_null() && matches!(k.as_str(), "rationale" | "citations" | "conflicts" | "gaps" | "reviews" | "revision" | "fetched_at" | "signature")));
+            m.values_mut().for_each(strip_nulls);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_nulls),
+        _ => {}
+    }
+}

@@ -173,3 +173,32 @@ test("phone width: nothing overflows sideways", async () => {
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   await page.screenshot({ path: join(ROOT, "target", "www-phone.png"), fullPage: true });
 });
+
+test("in Chromium: the schema and the web-annotation round trip equal Node's", async () => {
+  const { page, errors } = await open();
+  const text = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const inBrowser = await page.evaluate(async (text) => {
+    const m = await import("/pkg/evidence_check.js");
+    await m.default();
+    const b = JSON.parse(text);
+    const store = new m.EvidenceStore(b.sources.map((s) => s.spec), { now: "2026-11-29T00:00:00+00:00" });
+    for (const s of b.sources) store.ingest(b.scope, s.spec.source_id, s.content);
+    const annotations = m.toWebAnnotations(b.scope, b.report, store);
+    return {
+      schema: m.reportJsonSchema(),
+      strict: m.reportJsonSchema({ dialect: "openai-strict" }),
+      annotations,
+      back: annotations.map((a) => m.fromWebAnnotation(a)),
+    };
+  }, text);
+  const b = JSON.parse(text);
+  const store = new ec.EvidenceStore(b.sources.map((s) => s.spec), { now: "2026-11-29T00:00:00+00:00" });
+  for (const s of b.sources) store.ingest(b.scope, s.spec.source_id, s.content);
+  assert.deepEqual(inBrowser, {
+    schema: ec.reportJsonSchema(),
+    strict: ec.reportJsonSchema({ dialect: "openai-strict" }),
+    annotations: ec.toWebAnnotations(b.scope, b.report, store),
+    back: [b.report.claims[0].citations[0], b.report.claims[1].citations[0]],
+  });
+  assert.deepEqual(errors, []);
+});

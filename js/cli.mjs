@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
 
 const USAGE = `usage:
-  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference]
+  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference] [--lang zh|en]
   evidence-check check DIR [--jobs N] [--json] [--now ISO-8601]
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
@@ -24,6 +24,7 @@ check   assesses the bundle's report against its sources and reviews, prints the
         With --mcp, the sources' texts come from an MCP server started with that
         command (in the bundle's directory), read by the tool (default read_text_file)
         with each spec's filename (argument "path"); inline contents are not needed.
+        --lang en gives English messages and artifact labels (zh, the reference's, is the default).
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
@@ -49,7 +50,10 @@ function parseArgs(argv) {
     else if (a === "--now") opts.now = value();
     else if (a === "--json") opts.json = true;
     else if (a === "--mcp") opts.mcp = value();
-    else if (a === "--compat") {
+    else if (a === "--lang") {
+      opts.lang = value();
+      if (opts.lang !== "zh" && opts.lang !== "en") throw new UsageError('--lang takes "zh" or "en"');
+    } else if (a === "--compat") {
       opts.compat = value();
       if (opts.compat !== "reference") throw new UsageError('--compat takes "reference"');
     }
@@ -144,7 +148,7 @@ async function checkDirectory(opts) {
   };
   const results = await Promise.all(
     files.map((path) =>
-      pool.run({ path, now: opts.now, compat: opts.compat }).then((r) => {
+      pool.run({ path, now: opts.now, compat: opts.compat, lang: opts.lang }).then((r) => {
         done++;
         if (done % 64 === 0 || done === files.length) progress();
         return r;
@@ -189,7 +193,7 @@ async function checkViaMcp(lib, opts, path, text) {
   }
   const [command, ...args] = splitCommand(opts.mcp);
   const specs = (bundle?.sources ?? []).map((s) => s?.spec);
-  const store = new lib.EvidenceStore(specs, opts.now === undefined ? {} : { now: opts.now });
+  const store = new lib.EvidenceStore(specs, { ...(opts.now === undefined ? {} : { now: opts.now }), ...(opts.lang === undefined ? {} : { lang: opts.lang }) });
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once("SIGINT", onSigint);
@@ -210,8 +214,9 @@ async function checkViaMcp(lib, opts, path, text) {
   const clock = {};
   if (opts.now !== undefined) clock.now = opts.now;
   if (opts.compat !== undefined) clock.compat = opts.compat;
+  if (opts.lang !== undefined) clock.lang = opts.lang;
   const report = JSON.stringify(bundle.report);
-  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews ?? []);
+  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews ?? [], opts.lang === undefined ? {} : { lang: opts.lang });
   const result = { assessment };
   try {
     result.artifact = lib.render(bundle.scope, report, store, bundle.reviews ?? [], clock);
@@ -231,6 +236,7 @@ async function check(lib, opts) {
   const options = { render: true };
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
+  if (opts.lang !== undefined) options.lang = opts.lang;
   const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text);
   if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
   if (opts.json) {

@@ -6,12 +6,13 @@ import { loadPackage } from "./load.mjs";
 const lib = loadPackage();
 
 /** Checks one bundle; returns its status, or the reason it could not be checked. */
-export default function checkFile({ path, now, compat }) {
+export default function checkFile({ path, now, compat, lang }) {
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
     const options = { render: true };
     if (now !== undefined) options.now = now;
     if (compat !== undefined) options.compat = compat;
+    if (lang !== undefined) options.lang = lang;
     const result = lib.checkBundle(text, options);
     return { path, status: result.assessment.status, issues: result.assessment.issues.length };
   } catch (err) {

@@ -136,6 +136,17 @@ pub struct Assessment {
 }
 
 impl Assessment {
+    /// Rewrites the issues' messages in `lang` (they are made in the reference's Chinese).
+    pub fn localize(&mut self, lang: crate::error::Lang) {
+        for issue in &mut self.issues {
+            if let Some(m) = crate::error::message_for_code(issue.code, lang) {
+                issue.message = m.to_owned();
+            } else if let Some(p) = [crate::review::SignatureProblem::Missing, crate::review::SignatureProblem::Invalid].iter().find(|p| p.code() == issue.code) {
+                issue.message = p.message().to_owned();
+            }
+        }
+    }
+
     pub fn state(&self, claim_id: &str) -> Option<ClaimState> {
         self.claims.iter().find(|(id, _)| id == claim_id).map(|(_, s)| *s)
     }

@@ -10,7 +10,7 @@ use crate::clock::Clock;
 use crate::contract::validate::{join, sized, Checker, ANY_STRING};
 use crate::contract::{Contract, Report, Scope, SourceSpec};
 use crate::error::{ContractError, ReviewErrorKind, StoreError};
-use crate::render::{render_checked, Artifact};
+use crate::render::{render_checked_in, Artifact};
 use crate::review::Review;
 use crate::store::{EvidenceStore, StoreOptions};
 
@@ -86,6 +86,8 @@ pub struct BundleOptions {
     pub escaping: crate::render::Escaping,
     /// When set, every review must carry a valid HMAC signature made with this key.
     pub review_key: Option<Vec<u8>>,
+    /// The language of messages and artifact labels.
+    pub lang: crate::error::Lang,
 }
 
 /// What a bundle check found.
@@ -159,11 +161,12 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
     // One assessment serves both the result and the artifact.
-    let checked = check_with(&bundle.scope, &bundle.report, &store, &bundle.reviews, options.review_key.as_deref()).map_err(BundleError::Review)?;
+    let mut checked = check_with(&bundle.scope, &bundle.report, &store, &bundle.reviews, options.review_key.as_deref()).map_err(BundleError::Review)?;
+    checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {
-        match render_checked(&bundle.report, &checked, &options.clock, options.escaping) {
+        match render_checked_in(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {
             Ok(a) => (Some(a), None),
-            Err(k) => (None, Some(RenderIssue { code: k.code(), message: k.message() })),
+            Err(k) => (None, Some(RenderIssue { code: k.code(), message: k.message_in(options.lang) })),
         }
     } else {
         (None, None)

@@ -7,6 +7,39 @@
 
 use std::fmt;
 
+/// The language of messages and artifact labels. Chinese (the reference's texts) is the
+/// default; every code and every label also has an English text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    #[default]
+    Zh,
+    En,
+}
+
+impl Lang {
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s {
+            "zh" => Some(Lang::Zh),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+}
+
+/// The message of any store, review or render code in a language (for messages made
+/// in Chinese and shown in another language).
+pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
+    StoreErrorKind::ALL
+        .iter()
+        .find(|k| k.code() == code)
+        .map(|k| k.message_in(lang))
+        .or_else(|| ReviewErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| RenderErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
+}
+
 /// One rule of a contract that an input breaks, with the JSON path where it broke.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Violation {
@@ -90,6 +123,31 @@ impl ViolationCode {
         }
     }
 
+    /// Every code.
+    pub const ALL: &'static [ViolationCode] = &[
+        Self::InvalidJson, Self::InputTooLarge, Self::TooDeep, Self::DuplicateKey, Self::Missing, Self::ExtraField,
+        Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
+        Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
+        Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId,
+    ];
+
+    /// The reference's message for its cross-field rules, in a language.
+    pub fn reference_message_in(self, lang: Lang) -> Option<&'static str> {
+        match lang {
+            Lang::Zh => self.reference_message(),
+            Lang::En => match self {
+                Self::EmptyRange => Some("A citation range must be non-empty and half-open (start < end)."),
+                Self::BlankClaim => Some("A claim must not be blank; an inference must state its rationale."),
+                Self::DuplicateClaimId => Some("Two claims share one claim id."),
+                Self::DuplicateCitationInClaim => Some("A claim cites the same citation twice."),
+                Self::CitationIdConflict => Some("One citation id names two different passages."),
+                Self::DuplicateConflictMember => Some("A conflict lists the same claim twice."),
+                Self::UnknownConflictMember => Some("A conflict names a claim that the report does not have."),
+                _ => None,
+            },
+        }
+    }
+
     /// The reference's own message for its cross-field rules; `None` for the type and
     /// length rules, whose texts are the validation library's, not the contract's.
     pub fn reference_message(self) -> Option<&'static str> {
@@ -151,7 +209,7 @@ impl fmt::Display for ContractError {
 impl std::error::Error for ContractError {}
 
 macro_rules! coded_enum {
-    ($(#[$meta:meta])* $name:ident { $( $(#[$vmeta:meta])* $variant:ident => ($code:literal, $msg:literal), )* }) => {
+    ($(#[$meta:meta])* $name:ident { $( $(#[$vmeta:meta])* $variant:ident => ($code:literal, $msg:literal, $en:literal), )* }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -168,6 +226,13 @@ macro_rules! coded_enum {
             pub fn message(self) -> &'static str {
                 match self { $( Self::$variant => $msg, )* }
             }
+            /// The message in a language.
+            pub fn message_in(self, lang: Lang) -> &'static str {
+                match lang {
+                    Lang::Zh => self.message(),
+                    Lang::En => match self { $( Self::$variant => $en, )* },
+                }
+            }
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -182,29 +247,29 @@ coded_enum! {
     /// Why the evidence store refused an operation or a citation.
     StoreErrorKind {
         /// The catalogue has more specs than allowed, or two specs share a `source_id`.
-        CatalogueInvalid => ("catalogue_invalid", "来源配置重复或超限。"),
+        CatalogueInvalid => ("catalogue_invalid", "来源配置重复或超限。", "The source catalogue is over its size limit or names a source twice."),
         /// The store was closed; it accepts nothing more.
-        StoreClosed => ("store_closed", "证据存储已关闭。"),
+        StoreClosed => ("store_closed", "证据存储已关闭。", "The evidence store is closed."),
         /// The source id is not in the trusted catalogue.
-        UnknownSource => ("unknown_source", "来源未在可信目录中登记。"),
+        UnknownSource => ("unknown_source", "来源未在可信目录中登记。", "The source is not in the trusted catalogue."),
         /// The content is empty or only whitespace.
-        EmptyContent => ("empty_content", "正文必须是非空字符串。"),
+        EmptyContent => ("empty_content", "正文必须是非空字符串。", "The text must be a non-empty string."),
         /// The content is larger than the byte limit (UTF-8 bytes, before newline normalisation).
-        SourceTooLarge => ("source_too_large", "来源超过字节上限。"),
+        SourceTooLarge => ("source_too_large", "来源超过字节上限。", "The source is over the byte limit."),
         /// A read result is not an object.
-        ReadResultNotObject => ("read_result_not_object", "读取结果必须是业务结果对象。"),
+        ReadResultNotObject => ("read_result_not_object", "读取结果必须是业务结果对象。", "A read result must be a business-result object."),
         /// A read result names another file than the spec, or its source is not catalogued.
-        ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。"),
+        ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。", "The read failed or names another file than the catalogue."),
         /// The cited snapshot does not exist: never ingested, removed, another scope's, or an old revision.
-        RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。"),
+        RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。", "The source does not exist, was removed, belongs to another scope, or the revision is stale."),
         /// The citation's range ends past the end of the text.
-        RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。"),
+        RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。", "The citation range ends past the end of the text."),
         /// The quote is not the text found at the cited range.
-        QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。"),
+        QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。", "The quote is not the text at the cited range."),
         /// The passage to quote is empty, absent, or occurs more than once.
-        QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。"),
+        QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。", "The passage is missing or occurs more than once; it cannot be located uniquely."),
         /// A revision to restore is not newer than the store's counter for that source.
-        RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。"),
+        RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
     }
 }
 
@@ -212,15 +277,15 @@ coded_enum! {
     /// Why a review could not be recorded or used.
     ReviewErrorKind {
         /// The reviewed claim is not in the report.
-        UnknownClaim => ("unknown_claim", "审阅目标不存在。"),
+        UnknownClaim => ("unknown_claim", "审阅目标不存在。", "The reviewed claim does not exist."),
         /// The verdict is not `supported`, `insufficient` or `contradicted`.
-        InvalidVerdict => ("invalid_verdict", "审阅结论无效。"),
+        InvalidVerdict => ("invalid_verdict", "审阅结论无效。", "The review verdict is not valid."),
         /// The note is blank, not a string, or longer than 1,000 code points.
-        InvalidNote => ("invalid_note", "需要非空、大小受限的审阅说明。"),
+        InvalidNote => ("invalid_note", "需要非空、大小受限的审阅说明。", "A review needs a non-blank note of at most 1,000 characters."),
         /// A review belongs to another scope or another report digest, or reviews one claim twice.
-        ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。"),
+        ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。", "A review belongs to another scope or report digest, or reviews a claim twice."),
         /// A review names a claim that the report does not have.
-        ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。"),
+        ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。", "The reviewed claim is not in the report."),
     }
 }
 
@@ -228,9 +293,9 @@ coded_enum! {
     /// Why the artifact could not be rendered.
     RenderErrorKind {
         /// The report has invalid citations; an invalid report is never exported.
-        ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。"),
+        ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。", "The report has invalid citations; it is not exported."),
         /// The artifact is over 8,000 code points or 24,000 UTF-8 bytes; it is never truncated.
-        ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。"),
+        ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。", "The artifact is over the storage limit; split the report rather than truncating citations."),
     }
 }
 
@@ -238,13 +303,13 @@ coded_enum! {
     /// Why an offset could not be converted between units.
     OffsetErrorKind {
         /// The offset is past the end of the text.
-        OutOfRange => ("offset_out_of_range", "The offset is past the end of the text."),
+        OutOfRange => ("offset_out_of_range", "偏移量超出正文末尾。", "The offset is past the end of the text."),
         /// The UTF-16 offset falls between the two halves of a surrogate pair.
-        SplitsSurrogatePair => ("splits_surrogate_pair", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
+        SplitsSurrogatePair => ("splits_surrogate_pair", "UTF-16 偏移量落在代理对中间,不是字符边界。", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
         /// The UTF-8 offset falls inside the bytes of one character.
-        SplitsUtf8Sequence => ("splits_utf8_sequence", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
+        SplitsUtf8Sequence => ("splits_utf8_sequence", "UTF-8 偏移量落在一个字符的字节中间,不是字符边界。", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
         /// The range is empty or reversed.
-        EmptyRange => ("empty_range", "The range must be non-empty and half-open: start < end."),
+        EmptyRange => ("empty_range", "区间必须非空,采用左闭右开区间。", "The range must be non-empty and half-open: start < end."),
     }
 }
 
@@ -252,7 +317,7 @@ coded_enum! {
     /// Why a clock setting was refused.
     ClockErrorKind {
         /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
-        InvalidNow => ("invalid_now", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
+        InvalidNow => ("invalid_now", "now 必须是带秒和时区偏移的 ISO 8601 时间,例如 2026-11-29T00:00:00+00:00。", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::contract::validate::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
 use crate::digest::sha256_hex;
-use crate::error::{RenderError, RenderErrorKind};
+use crate::error::{Lang, RenderError, RenderErrorKind};
 use crate::review::Review;
 use crate::store::EvidenceStore;
 
@@ -109,18 +109,6 @@ pub fn literal(text: &str) -> String {
     out
 }
 
-fn label(state: ClaimState) -> &'static str {
-    match state {
-        ClaimState::Supported => "审阅认为支持",
-        ClaimState::Insufficient => "证据不足",
-        ClaimState::Contradicted => "审阅认为反驳",
-        ClaimState::Disputed => "存在冲突",
-        ClaimState::PendingReview => "支持关系待审阅",
-        // Never rendered: an invalid report is refused before.
-        ClaimState::Invalid => "引用无效",
-    }
-}
-
 /// Renders the artifact; refuses an invalid report and an oversize artifact.
 pub fn render(
     scope: &Scope,
@@ -147,8 +135,132 @@ pub fn render_with(
     render_checked(report, &checked, clock, escaping).map_err(RenderError::Render)
 }
 
+/// [`render_with`] in a language.
+#[allow(clippy::too_many_arguments)]
+pub fn render_in(
+    scope: &Scope,
+    report: &Report,
+    store: &EvidenceStore,
+    reviews: &[Review],
+    clock: &Clock,
+    escaping: Escaping,
+    review_key: Option<&[u8]>,
+    lang: Lang,
+) -> Result<Artifact, RenderError> {
+    let checked = crate::assess::check_with(scope, report, store, reviews, review_key)?;
+    let mut checked = checked;
+    checked.assessment.localize(lang);
+    render_checked_in(report, &checked, clock, escaping, lang).map_err(RenderError::Render)
+}
+
 /// Renders from an assessment already made (see [`crate::assess::check`]).
 pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping) -> Result<Artifact, RenderErrorKind> {
+    render_checked_in(report, checked, clock, escaping, Lang::Zh)
+}
+
+/// The artifact's fixed texts in one language.
+struct Labels {
+    candidate: &'static str,
+    status: &'static str,
+    exported: &'static str,
+    digest: &'static str,
+    fixture: &'static str,
+    claims: &'static str,
+    fact: &'static str,
+    inference: &'static str,
+    colon: &'static str,
+    rationale: &'static str,
+    review: &'static str,
+    sep: &'static str,
+    conflicts_gaps: &'static str,
+    conflict: &'static str,
+    gap: &'static str,
+    none: &'static str,
+    passages: &'static str,
+    citation: &'static str,
+    source: &'static str,
+    kind: &'static str,
+    revision: &'static str,
+    sha: &'static str,
+    fetched: &'static str,
+    range: &'static str,
+    lines: &'static str,
+    states: [&'static str; 6],
+}
+
+const ZH: Labels = Labels {
+    candidate: "> 候选产物;存在性校验与审阅记录不等于事实真值证明。",
+    status: "状态:",
+    exported: ";导出时间:",
+    digest: "结构摘要:",
+    fixture: "> 含人工测试资料,仅用于验证代码,不能作为研究结论。",
+    claims: "## 逐项论断",
+    fact: "来源事实陈述",
+    inference: "推断",
+    colon: ":",
+    rationale: " 推导说明:",
+    review: " 审阅记录:",
+    sep: ";",
+    conflicts_gaps: "## 冲突与缺口",
+    conflict: "- 冲突 ",
+    gap: "- 缺口:",
+    none: "未登记显式冲突或缺口;这不表示资料完整。",
+    passages: "## 原文引用",
+    citation: "### 引用 ",
+    source: "来源:",
+    kind: ";类型:",
+    revision: "版本:",
+    sha: ";正文 SHA-256:",
+    fetched: "获取时间:",
+    range: ";字符区间:",
+    lines: ";行:",
+    // supported, insufficient, contradicted, disputed, pending_review, invalid
+    states: ["审阅认为支持", "证据不足", "审阅认为反驳", "存在冲突", "支持关系待审阅", "引用无效"],
+};
+
+const EN: Labels = Labels {
+    candidate: "> Candidate artifact; existence checks and review records are not proof of truth.",
+    status: "Status: ",
+    exported: "; exported at: ",
+    digest: "Report digest: ",
+    fixture: "> Contains made-up test material, for checking code only; not a research conclusion.",
+    claims: "## Claims",
+    fact: "sourced fact",
+    inference: "inference",
+    colon: ": ",
+    rationale: " Rationale: ",
+    review: " Review: ",
+    sep: "; ",
+    conflicts_gaps: "## Conflicts and gaps",
+    conflict: "- Conflict ",
+    gap: "- Gap: ",
+    none: "No conflicts or gaps recorded; this does not mean the sources are complete.",
+    passages: "## Cited passages",
+    citation: "### Citation ",
+    source: "Source: ",
+    kind: "; kind: ",
+    revision: "Revision: ",
+    sha: "; text SHA-256: ",
+    fetched: "Fetched at: ",
+    range: "; code points: ",
+    lines: "; lines: ",
+    states: ["reviewed as supported", "insufficient evidence", "reviewed as contradicted", "in conflict", "awaiting review", "invalid citation"],
+};
+
+/// [`render_checked`] with the artifact's labels in `lang`.
+pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping, lang: Lang) -> Result<Artifact, RenderErrorKind> {
+    let t = match lang {
+        Lang::Zh => &ZH,
+        Lang::En => &EN,
+    };
+    let label = |state: ClaimState| match state {
+        ClaimState::Supported => t.states[0],
+        ClaimState::Insufficient => t.states[1],
+        ClaimState::Contradicted => t.states[2],
+        ClaimState::Disputed => t.states[3],
+        ClaimState::PendingReview => t.states[4],
+        ClaimState::Invalid => t.states[5],
+    };
     let literal = |t: &str| escaping.text(t);
     let a = &checked.assessment;
     if a.status == Status::Invalid {
@@ -162,17 +274,17 @@ pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, esc
     let mut lines: Vec<String> = vec![
         format!("# {}", literal(&report.title)),
         String::new(),
-        "> 候选产物;存在性校验与审阅记录不等于事实真值证明。".into(),
+        t.candidate.into(),
         String::new(),
-        format!("状态:{};导出时间:{}", a.status.as_str(), clock.now()),
+        format!("{}{}{}{}", t.status, a.status.as_str(), t.exported, clock.now()),
         String::new(),
-        format!("结构摘要:{}", a.report_digest),
+        format!("{}{}", t.digest, a.report_digest),
         String::new(),
     ];
     if fixture {
-        lines.extend(["> 含人工测试资料,仅用于验证代码,不能作为研究结论。".into(), String::new()]);
+        lines.extend([t.fixture.into(), String::new()]);
     }
-    lines.extend(["## 逐项论断".into(), String::new()]);
+    lines.extend([t.claims.into(), String::new()]);
     for claim in &report.claims {
         let links: Vec<String> = claim
             .citations
@@ -184,40 +296,43 @@ pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, esc
             .collect();
         let state = label(a.state(&claim.claim_id).unwrap_or(ClaimState::Invalid));
         let kind = match claim.kind {
-            ClaimKind::Fact => "来源事实陈述",
-            ClaimKind::Inference => "推断",
+            ClaimKind::Fact => t.fact,
+            ClaimKind::Inference => t.inference,
         };
-        lines.push(format!("- **{} / {kind} / {state}**:{} {}", literal(&claim.claim_id), literal(&claim.text), links.join(" ")));
+        lines.push(format!("- **{} / {kind} / {state}**{}{} {}", literal(&claim.claim_id), t.colon, literal(&claim.text), links.join(" ")));
         lines.push(String::new());
         if !claim.rationale.is_empty() {
-            lines.extend([format!(" 推导说明:{}", literal(&claim.rationale)), String::new()]);
+            lines.extend([format!("{}{}", t.rationale, literal(&claim.rationale)), String::new()]);
         }
         if let Some(review) = checked.reviews.get(claim.claim_id.as_str()) {
             lines.push(format!(
-                " 审阅记录:{};{};{}",
+                "{}{}{}{}{}{}",
+                t.review,
                 literal(review.verdict.as_str()),
+                t.sep,
                 literal(&review.note),
+                t.sep,
                 literal(&review.reviewed_at)
             ));
             lines.push(String::new());
         }
     }
-    lines.extend(["## 冲突与缺口".into(), String::new()]);
+    lines.extend([t.conflicts_gaps.into(), String::new()]);
     for conflict in &report.conflicts {
         // The reference leaves conflict ids as they are (identifiers); hardened escapes them too.
         let ids: Vec<String> = match escaping {
             Escaping::Reference => conflict.claim_ids.clone(),
             Escaping::Hardened => conflict.claim_ids.iter().map(|id| literal(id)).collect(),
         };
-        lines.extend([format!("- 冲突 {}:{}", ids.join(", "), literal(&conflict.reason)), String::new()]);
+        lines.extend([format!("{}{}{}{}", t.conflict, ids.join(", "), t.colon, literal(&conflict.reason)), String::new()]);
     }
     for gap in &report.gaps {
-        lines.extend([format!("- 缺口:{}", literal(gap)), String::new()]);
+        lines.extend([format!("{}{}", t.gap, literal(gap)), String::new()]);
     }
     if report.conflicts.is_empty() && report.gaps.is_empty() {
-        lines.extend(["未登记显式冲突或缺口;这不表示资料完整。".into(), String::new()]);
+        lines.extend([t.none.into(), String::new()]);
     }
-    lines.extend(["## 原文引用".into(), String::new()]);
+    lines.extend([t.passages.into(), String::new()]);
     for (i, (citation, snapshot)) in checked.citations.iter().enumerate() {
         let n = i + 1;
         let start = usize::try_from(citation.start).unwrap_or(usize::MAX);
@@ -227,17 +342,20 @@ pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, esc
         lines.extend([
             format!("<a id=\"source-{n}\"></a>"),
             String::new(),
-            format!("### 引用 {n}:{}", literal(&snapshot.spec.title)),
+            format!("{}{n}{}{}", t.citation, t.colon, literal(&snapshot.spec.title)),
             String::new(),
-            format!("来源:{};类型:{}", literal(&snapshot.spec.locator), snapshot.spec.kind.as_str()),
+            format!("{}{}{}{}", t.source, literal(&snapshot.spec.locator), t.kind, snapshot.spec.kind.as_str()),
             String::new(),
-            format!("版本:{};正文 SHA-256:{}", citation.source_ref.revision, citation.source_ref.digest),
+            format!("{}{}{}{}", t.revision, citation.source_ref.revision, t.sha, citation.source_ref.digest),
             String::new(),
             format!(
-                "获取时间:{};字符区间:[{}, {});行:{start_line}—{end_line}",
+                "{}{}{}[{}, {}){}{start_line}—{end_line}",
+                t.fetched,
                 literal(&snapshot.fetched_at),
+                t.range,
                 citation.start,
-                citation.end
+                citation.end,
+                t.lines
             ),
             String::new(),
             format!("> {}", literal(&citation.quote)),

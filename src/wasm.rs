@@ -15,7 +15,7 @@ use crate::clock::Clock;
 use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
-use crate::error::{ContractError, RenderError, StoreError};
+use crate::error::{ContractError, Lang, RenderError, StoreError};
 use crate::citation::Unit;
 use crate::render::Escaping;
 use crate::schema::Dialect;
@@ -70,20 +70,22 @@ export interface BundleSource { spec: SourceSpec; content: string; revision?: nu
 export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; }
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
-export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
+export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; }
+/** Messages and artifact labels: "zh" (the reference's texts, the default) or "en". */
+export type Lang = "zh" | "en";
 /** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
 export type OffsetUnit = "code_point" | "utf16" | "utf8";
 export interface RangeOptions { unit?: OffsetUnit; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
-export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; }
+export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; }
 /** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
-export interface ReviewOptions { now?: string; key?: string; }
+export interface ReviewOptions { now?: string; key?: string; lang?: Lang; }
 /** `reviewKey`: every review must carry a valid signature made with this key. */
-export interface AssessOptions { reviewKey?: string; }
+export interface AssessOptions { reviewKey?: string; lang?: Lang; }
 /** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
 export interface CheckBundleOptions {
   now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
-  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string;
+  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string; lang?: Lang;
 }
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
@@ -130,7 +132,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 /** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
 export interface SchemaOptions { dialect?: "standard" | "openai-strict"; }
 /** `dialect: "openai-strict"`: `null` in an optional field means absent (strict-mode output). */
-export interface ParseOptions { dialect?: "standard" | "openai-strict"; }
+export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; }
 /** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
 export interface WebAnnotation {
   "@context": Array<string | Record<string, string>>;
@@ -252,6 +254,30 @@ fn start() {
 
 // ---- errors -------------------------------------------------------------------------
 
+thread_local! {
+    /// The language of the call in progress (calls are synchronous and never re-enter).
+    static LANG: std::cell::Cell<Lang> = const { std::cell::Cell::new(Lang::Zh) };
+}
+
+/// Sets the language for one call and restores the previous one when dropped.
+struct LangGuard(Lang);
+
+impl LangGuard {
+    fn set(lang: Lang) -> LangGuard {
+        LangGuard(LANG.with(|l| l.replace(lang)))
+    }
+}
+
+impl Drop for LangGuard {
+    fn drop(&mut self) {
+        LANG.with(|l| l.set(self.0));
+    }
+}
+
+fn lang() -> Lang {
+    LANG.with(|l| l.get())
+}
+
 fn js_error(name: &str, code: &str, message: &str) -> js_sys::Error {
     let e = js_sys::Error::new(message);
     e.set_name(name);
@@ -260,10 +286,18 @@ fn js_error(name: &str, code: &str, message: &str) -> js_sys::Error {
 }
 
 fn evidence_error(code: &str, message: &str) -> JsValue {
+    let message = crate::error::message_for_code(code, lang()).unwrap_or(message);
     js_error("EvidenceError", code, message).into()
 }
 
 fn contract_error(e: &ContractError) -> JsValue {
+    let mut e = e.clone();
+    for v in &mut e.violations {
+        if let Some(m) = v.code.reference_message_in(lang()) {
+            v.message = m.to_owned();
+        }
+    }
+    let e = &e;
     let err = js_error("ContractError", e.code(), &e.message());
     let issues = to_js(&e.violations).unwrap_or(JsValue::NULL);
     let _ = Reflect::set(&err, &JsValue::from_str("issues"), &issues);
@@ -528,6 +562,14 @@ fn host_clock() -> Clock {
 }
 
 impl Options {
+    /// `lang: "zh" | "en"`: messages and artifact labels (default zh, the reference's).
+    fn lang(&self) -> Result<Lang, JsValue> {
+        match self.get("lang") {
+            None => Ok(Lang::Zh),
+            Some(v) => v.as_string().and_then(|s| Lang::parse(&s)).ok_or_else(|| argument_error("options.lang must be \"zh\" or \"en\"".to_owned())),
+        }
+    }
+
     /// `compat: "reference"` selects the reference's (weaker) escaping.
     fn escaping(&self) -> Result<Escaping, JsValue> {
         match self.get("compat") {
@@ -544,6 +586,7 @@ impl Options {
 #[wasm_bindgen]
 pub struct EvidenceStore {
     inner: CoreStore,
+    lang: Lang,
 }
 
 #[wasm_bindgen]
@@ -552,15 +595,18 @@ impl EvidenceStore {
     /// specs (default 16) or two share a `source_id`.
     #[wasm_bindgen(constructor)]
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
+        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes", "lang"], "options")?;
+        let lang = options.lang()?;
+        let _lang = LangGuard::set(lang);
         let v = value_arg(&specs.into(), "specs")?;
         let specs = crate::contract::specs_from_value(&v).map_err(|e| contract_error(&e))?;
-        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes"], "options")?;
         let inner = CoreStore::new(specs, options.store()?, options.clock()?).map_err(store_error)?;
-        Ok(EvidenceStore { inner })
+        Ok(EvidenceStore { inner, lang })
     }
 
     /// Stores a source's text (CRLF and CR become LF) and returns its ref.
     pub fn ingest(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_id = text_arg(&source_id, "sourceId")?;
         let content = text_arg(&content, "content")?;
@@ -571,6 +617,7 @@ impl EvidenceStore {
     /// Checks a read tool's result against the spec, then stores its text.
     #[wasm_bindgen(js_name = ingestReadResult)]
     pub fn ingest_read_result(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_id = text_arg(&source_id, "sourceId")?;
         let result = value_arg(&result.into(), "result")?;
@@ -580,6 +627,7 @@ impl EvidenceStore {
 
     /// The snapshot a ref names, if it is still current in this scope.
     pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
         let s = self.inner.get(&scope, &source_ref).map_err(store_error)?;
@@ -589,6 +637,7 @@ impl EvidenceStore {
     /// Checks that a citation's range of its current snapshot holds exactly its quote.
     #[wasm_bindgen(js_name = checkCitation)]
     pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let citation: Citation = parse_arg(&citation.into(), false, "citation")?;
         let s = self.inner.check_citation(&scope, &citation).map_err(store_error)?;
@@ -603,6 +652,7 @@ impl EvidenceStore {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
     ) -> Result<JsCitation, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
@@ -624,6 +674,7 @@ impl EvidenceStore {
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
         options: Option<JsRangeOptions>,
     ) -> Result<JsCitation, JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
         let citation_id = text_arg(&citation_id, "citationId")?;
@@ -639,6 +690,7 @@ impl EvidenceStore {
 
     /// Drops the current snapshot; the revision counter stays.
     pub fn remove(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
+        let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_id = text_arg(&source_id, "sourceId")?;
         self.inner.remove(&scope, &source_id).map_err(store_error)
@@ -656,7 +708,8 @@ impl EvidenceStore {
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
-    let options = Options::new(options.map(Into::into), &["dialect"], "options")?;
+    let options = Options::new(options.map(Into::into), &["dialect", "lang"], "options")?;
+    let _lang = LangGuard::set(options.lang()?);
     let report: Report = match options.dialect()? {
         Dialect::Standard => parse_arg(&input.into(), true, "report")?,
         Dialect::OpenAiStrict => {
@@ -731,9 +784,10 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
+    let options = Options::new(options.map(Into::into), &["now", "key", "lang"], "options")?;
+    let _lang = LangGuard::set(options.lang()?);
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
-    let options = Options::new(options.map(Into::into), &["now", "key"], "options")?;
     let clock = options.clock()?;
     let key = match options.get("key") {
         Some(k) => Some(text_arg(&k, "options.key")?).filter(|k| !k.is_empty()).map(String::into_bytes).ok_or_else(|| argument_error("options.key must not be empty".to_owned())).map(Some)?,
@@ -773,13 +827,17 @@ pub fn assess(
     reviews: Option<JsReviews>,
     options: Option<JsAssessOptions>,
 ) -> Result<JsAssessment, JsValue> {
+    let options = Options::new(options.map(Into::into), &["reviewKey", "lang"], "options")?;
+    let lang = options.lang()?;
+    let _lang = LangGuard::set(lang);
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
     let reviews = reviews_arg(reviews)?;
-    let key = Options::new(options.map(Into::into), &["reviewKey"], "options")?.review_key()?;
-    let a = crate::assess::check_with(&scope, &report, &store.inner, &reviews, key.as_deref())
+    let key = options.review_key()?;
+    let mut a = crate::assess::check_with(&scope, &report, &store.inner, &reviews, key.as_deref())
         .map_err(|k| evidence_error(k.code(), k.message()))?
         .assessment;
+    a.localize(lang);
     typed(&a)
 }
 
@@ -792,12 +850,14 @@ pub fn render(
     reviews: Option<JsReviews>,
     options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
+    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey", "lang"], "options")?;
+    let lang = options.lang()?;
+    let _lang = LangGuard::set(lang);
     let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
     let report: Report = parse_arg(&report.into(), true, "report")?;
     let reviews = reviews_arg(reviews)?;
-    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey"], "options")?;
     let key = options.review_key()?;
-    let a = crate::render::render_with(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?, key.as_deref())
+    let a = crate::render::render_in(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?, key.as_deref(), lang)
         .map_err(render_error)?;
     typed(&a)
 }
@@ -807,9 +867,11 @@ pub fn render(
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = Options::new(
         options.map(Into::into),
-        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey"],
+        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey", "lang"],
         "options",
     )?;
+    let lang = options.lang()?;
+    let _lang = LangGuard::set(lang);
     let options = BundleOptions {
         clock: options.clock()?,
         render: options.flag("render", true)?,
@@ -817,6 +879,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
         limits: options.limits()?,
         escaping: options.escaping()?,
         review_key: options.review_key()?,
+        lang,
     };
     let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits)?;
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;

@@ -572,3 +572,42 @@ fn web_annotations_round_trip_citations() {
     broken["id"] = json!("urn:other:1");
     assert_eq!(from_web_annotation(&broken).unwrap_err().violations[0].path, "/id");
 }
+
+#[test]
+fn every_code_has_a_chinese_and_an_english_text() {
+    use evidence_check::error::{ClockErrorKind, Lang, OffsetErrorKind, RenderErrorKind, ReviewErrorKind, StoreErrorKind, ViolationCode};
+    let mut pairs: Vec<(&str, &str, &str)> = Vec::new();
+    pairs.extend(StoreErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(ReviewErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(RenderErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(OffsetErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(ClockErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    for v in ViolationCode::ALL {
+        if let (Some(zh), Some(en)) = (v.reference_message_in(Lang::Zh), v.reference_message_in(Lang::En)) {
+            pairs.push((v.code(), zh, en));
+        }
+    }
+    assert!(pairs.len() >= 30);
+    for (code, zh, en) in pairs {
+        assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{code}: no Chinese text: {zh}");
+        assert!(en.is_ascii() && en.ends_with('.'), "{code}: not an English sentence: {en}");
+    }
+}
+
+#[test]
+fn the_english_artifact_has_the_same_layout() {
+    use evidence_check::assess::check;
+    use evidence_check::error::Lang;
+    use evidence_check::render::render_checked_in;
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let checked = check(&s, &report, &st, &[]).unwrap();
+    let zh = render_checked_in(&report, &checked, &clock(), Escaping::Hardened, Lang::Zh).unwrap().content;
+    let en = render_checked_in(&report, &checked, &clock(), Escaping::Hardened, Lang::En).unwrap().content;
+    assert_eq!(zh.lines().count(), en.lines().count());
+    assert!(en.contains("## Claims\n\n- **k1 / sourced fact / awaiting review**: Plan A works offline\\. [1](#source-1)\n"), "{en}");
+    assert!(en.contains("Fetched at: 2026\\-11\\-29T00\\:00\\:00\\+00\\:00; code points: [8, 29); lines: 2—2"), "{en}");
+    assert!(!en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "no Chinese label left");
+}

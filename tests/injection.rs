@@ -6,7 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use evidence_check::digest::{normalize_newlines, report_digest};
-use evidence_check::render::{render, Escaping};
+use evidence_check::error::Lang;
+use evidence_check::render::{render_in, Escaping};
 use evidence_check::{Citation, Claim, ClaimKind, Clock, Conflict, EvidenceStore, Report, Review, Scope, SourceKind, SourceSpec, StoreOptions, Verdict};
 use pulldown_cmark::{Event, Options, Parser};
 use std::collections::BTreeMap;
@@ -14,7 +15,7 @@ use std::path::Path;
 
 const FIELDS: [&str; 9] = ["title", "claim_text", "rationale", "quote", "conflict_reason", "gap", "review_note", "spec_title", "spec_locator"];
 
-fn artifact(field: &str, payload: &str) -> String {
+fn artifact(field: &str, payload: &str, lang: Lang) -> String {
     let pick = |f: &str, default: &str| if f == field { payload.to_owned() } else { default.to_owned() };
     let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
     let spec = SourceSpec {
@@ -52,7 +53,7 @@ fn artifact(field: &str, payload: &str) -> String {
         signature: None,
     };
     // Sizes are not this test's concern: the artifact limits are checked elsewhere.
-    match render(&scope, &report, &store, &[review], &clock, Escaping::Hardened) {
+    match render_in(&scope, &report, &store, &[review], &clock, Escaping::Hardened, None, lang) {
         Ok(a) => a.content,
         Err(e) => panic!("{field}: {payload:?}: {e}"),
     }
@@ -88,13 +89,15 @@ fn no_payload_makes_an_element_in_any_field() {
     let payloads: Vec<String> = serde_json::from_str(&text).unwrap();
     assert!(payloads.len() >= 200, "only {} payloads", payloads.len());
     let mut failures = Vec::new();
-    for field in FIELDS {
-        let baseline = elements(&artifact(field, "x"));
-        assert!(baseline.contains_key("Link"), "the template's own citation links are counted");
-        for p in &payloads {
-            let got = elements(&artifact(field, p));
-            if got != baseline {
-                failures.push(format!("{field}: {p:?}\n    {got:?}\n vs {baseline:?}"));
+    for lang in [Lang::Zh, Lang::En] {
+        for field in FIELDS {
+            let baseline = elements(&artifact(field, "x", lang));
+            assert!(baseline.contains_key("Link"), "the template's own citation links are counted");
+            for p in &payloads {
+                let got = elements(&artifact(field, p, lang));
+                if got != baseline {
+                    failures.push(format!("{lang:?} {field}: {p:?}\n    {got:?}\n vs {baseline:?}"));
+                }
             }
         }
     }

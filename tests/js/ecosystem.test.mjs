@@ -130,3 +130,23 @@ test("signed reviews: a forged or unsigned review is refused with a clear issue"
   assert.deepEqual(bad.assessment.claims, { claim_a: "pending_review", claim_b: "supported", choice: "pending_review" });
   assert.throws(() => ec.checkBundle(bundle, { reviewKey: "" }), (e) => e.code === "invalid_argument");
 });
+
+test("lang: English messages and artifact labels; Chinese stays the default", () => {
+  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, lang: "en" });
+  assert.throws(() => store.ingest(bundle.scope, "nope", "x"), (e) => e.code === "unknown_source" && e.message === "The source is not in the trusted catalogue.");
+  const zhStore = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
+  assert.throws(() => zhStore.ingest(bundle.scope, "nope", "x"), (e) => e.message === "来源未在可信目录中登记。");
+  const dup = { ...bundle.report, claims: [bundle.report.claims[0], bundle.report.claims[0]] };
+  assert.throws(() => ec.parseReport(dup, { lang: "en" }), (e) => e.issues[0].message === "Two claims share one claim id.");
+  assert.throws(() => ec.parseReport(dup), (e) => e.issues[0].message === "论断标识重复。");
+  const en = ec.checkBundle(bundle, { now: NOW, lang: "en" });
+  const zh = ec.checkBundle(bundle, { now: NOW });
+  assert.equal(en.artifact.content.split("\n").length, zh.artifact.content.split("\n").length);
+  assert.ok(en.artifact.content.includes("\n## Claims\n"));
+  assert.ok(en.artifact.content.includes("**claim\\_a / sourced fact / reviewed as supported**: "));
+  assert.ok(en.artifact.content.includes("\n- Gap: "));
+  const stale = { ...bundle, sources: [{ ...bundle.sources[0], content: "changed", revision: 2 }, bundle.sources[1]] };
+  assert.equal(ec.checkBundle(stale, { lang: "en" }).assessment.issues[0].message, "The source does not exist, was removed, belongs to another scope, or the revision is stale.");
+  assert.equal(ec.checkBundle(stale, { lang: "en" }).render_error.message, "The report has invalid citations; it is not exported.");
+  assert.throws(() => ec.checkBundle(bundle, { lang: "fr" }), (e) => e.code === "invalid_argument");
+});

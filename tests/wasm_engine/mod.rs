@@ -125,7 +125,7 @@ impl Engine for Js {
             .map_err(failure)
     }
     fn assess(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
-        api::assess(typed(scope), typed(report), st, reviews(rv)).map(|a| val(&a)).map_err(failure)
+        api::assess(typed(scope), typed(report), st, reviews(rv), None).map(|a| val(&a)).map_err(failure)
     }
     fn render(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
         let options = js(&json!({ "now": NOW, "compat": "reference" }));

@@ -54,25 +54,31 @@ pub fn is_invisible(c: char) -> bool {
         | 0x110bd | 0x110cd | 0x13430..=0x1343f | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0001 | 0xe0020..=0xe007f)
 }
 
-/// The hardened escaping (see [`Escaping::Hardened`]).
-pub fn hardened(text: &str) -> String {
+/// Collapses whitespace as Python's `" ".join(text.split())` and writes each character
+/// of each word with `escape`.
+fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, char)) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        for ch in word.chars() {
-            if ch.is_ascii_punctuation() {
-                out.push('\\');
-                out.push(ch);
-            } else if is_invisible(ch) {
-                out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
-            } else {
-                out.push(ch);
-            }
-        }
+        word.chars().for_each(|ch| escape(&mut out, ch));
     }
     out
+}
+
+/// The hardened escaping (see [`Escaping::Hardened`]).
+pub fn hardened(text: &str) -> String {
+    collapse_and_escape(text, |out, ch| {
+        if ch.is_ascii_punctuation() {
+            out.push('\\');
+            out.push(ch);
+        } else if is_invisible(ch) {
+            out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+        } else {
+            out.push(ch);
+        }
+    })
 }
 
 /// A rendered report.
@@ -88,25 +94,16 @@ pub struct Artifact {
 /// `" ".join(text.split())`, `& < >` as entities, and ``\ ` * _ { } [ ] ( ) # + - . ! | > ~``
 /// backslash-escaped.
 pub fn literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
-        if i > 0 {
-            out.push(' ');
+    collapse_and_escape(text, |out, ch| match ch {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~' => {
+            out.push('\\');
+            out.push(ch);
         }
-        for ch in word.chars() {
-            match ch {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~' => {
-                    out.push('\\');
-                    out.push(ch);
-                }
-                _ => out.push(ch),
-            }
-        }
-    }
-    out
+        _ => out.push(ch),
+    })
 }
 
 /// Renders the artifact; refuses an invalid report and an oversize artifact.

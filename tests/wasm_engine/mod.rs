@@ -186,3 +186,25 @@ pub fn check_bundle_on_the_example() {
     // Case 02 of the reference renders the same report with the same reviews.
     assert_eq!(result["artifact"]["content_digest"], json!("084c22f67d9da8dcef83ecf05a32c08212a295265607fc3fa610e5844229aabb"));
 }
+
+/// The wasm tests, the same in Node (`tests/node.rs`) and in the browser (`tests/web.rs`).
+macro_rules! wasm_tests {
+    () => {
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn golden_cases_through_js_match_the_reference() {
+            let (n, failed) = wasm_engine::replay_all();
+            assert!(n >= 52, "only {n} cases embedded");
+            assert!(failed.is_empty(), "{} of {n} cases differ:\n{}", failed.len(), failed.join("\n"));
+        }
+
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn errors_are_coded_and_the_store_survives() {
+            wasm_engine::errors_are_coded_and_the_store_survives();
+        }
+
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn check_bundle_on_the_example() {
+            wasm_engine::check_bundle_on_the_example();
+        }
+    };
+}

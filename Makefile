@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve bench bench-quick fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
+.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
 
 all: build
 
@@ -45,6 +45,13 @@ serve: build
 bench: build
 	@test -x .venv/bin/python || (python3 -m venv .venv && .venv/bin/pip install -q pydantic==2.14.3) || echo "bench: no Python venv; the reference is not compared"
 	node bench/bench.mjs
+
+## profile: where the native core spends its instructions on the demo (valgrind callgrind)
+profile:
+	CARGO_PROFILE_RELEASE_DEBUG=true $(CARGO) build --release --example profile
+	$(CARGO) run --release --example profile
+	valgrind --tool=callgrind --callgrind-out-file=target/callgrind.out target/release/examples/profile 2000 > /dev/null
+	callgrind_annotate --inclusive=yes target/callgrind.out | grep -E "evidence_check|sha2|serde_json" | head -30
 
 ## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
 bench-quick: build

@@ -43,6 +43,12 @@ test("the CLI checks the example through mcp-server-filesystem, same result as i
   assert.equal(viaMcp.status, 1);
   const inline = ec.checkBundle(bundle, { now: NOW });
   assert.deepEqual(JSON.parse(viaMcp.stdout), inline);
+  // The bundle's inline contents are not needed when the texts come from the server.
+  const bare = { ...bundle, sources: bundle.sources.map(({ spec }) => ({ spec })) };
+  writeFileSync(join(dir, "bare.json"), JSON.stringify(bare));
+  const viaBare = spawnSync(process.execPath, [CLI, "check", join(dir, "bare.json"), "--mcp", `${FS_SERVER} .`, "--json", "--now", NOW], { encoding: "utf8" });
+  assert.equal(viaBare.stderr, "");
+  assert.deepEqual(JSON.parse(viaBare.stdout), inline);
   assertNoChildren();
 });
 

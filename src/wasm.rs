@@ -151,12 +151,20 @@ export interface WebAnnotation {
 }
 /** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
 export interface ContractIssue { path: string; code: string; message: string; }
-/** What every function throws: an `Error` with a stable `code`. */
+/** What every function throws: an `Error` subclass with a stable `code`. */
 export interface EvidenceCheckError extends Error {
   name: "ContractError" | "EvidenceError";
   code: string;
-  /** Every violation, for a `ContractError`. */
-  issues?: ContractIssue[];
+}
+/** A broken contract: `code` is "contract", `issues` lists every violation. */
+export interface ContractError extends EvidenceCheckError { name: "ContractError"; code: "contract"; issues: ContractIssue[]; subject: string; }
+/** Any other refusal, with its own `code`. */
+export interface EvidenceError extends EvidenceCheckError { name: "EvidenceError"; }
+/** The classes behind the thrown errors, for `instanceof` checks. */
+export interface ErrorClasses {
+  EvidenceCheckError: Function & { prototype: EvidenceCheckError };
+  ContractError: Function & { prototype: ContractError };
+  EvidenceError: Function & { prototype: EvidenceError };
 }
 "#;
 
@@ -206,6 +214,8 @@ extern "C" {
     pub type JsSchemaOptions;
     #[wasm_bindgen(typescript_type = "ParseOptions")]
     pub type JsParseOptions;
+    #[wasm_bindgen(typescript_type = "ErrorClasses")]
+    pub type JsErrorClasses;
     #[wasm_bindgen(typescript_type = "WebAnnotation")]
     pub type JsWebAnnotation;
     #[wasm_bindgen(typescript_type = "WebAnnotation[]")]
@@ -278,9 +288,63 @@ fn lang() -> Lang {
     LANG.with(|l| l.get())
 }
 
+/// The error classes, made once without `eval` (the page's Content-Security-Policy
+/// forbids it) and without a JS snippet (Node 20 cannot `require` an ES module): each is a
+/// function whose `prototype` chains to `Error.prototype`; thrown errors get that prototype,
+/// so `instanceof` and `name` work.
+struct ErrorClasses {
+    base: js_sys::Object,
+    contract: js_sys::Object,
+    evidence: js_sys::Object,
+    object: js_sys::Object,
+}
+
+fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) {
+    let proto = js_sys::Object::create(parent);
+    let ctor = wasm_bindgen::closure::Closure::<dyn Fn(JsValue) -> JsValue>::new(|m: JsValue| {
+        JsValue::from(js_sys::Error::new(&m.as_string().unwrap_or_default()))
+    })
+    .into_js_value();
+    let name_value = JsValue::from_str(name);
+    let _ = Reflect::set(&proto, &JsValue::from_str("name"), &name_value);
+    let _ = Reflect::set(&proto, &JsValue::from_str("constructor"), &ctor);
+    let _ = Reflect::set(&ctor, &JsValue::from_str("prototype"), &proto);
+    let descriptor = js_sys::Object::new();
+    let _ = Reflect::set(&descriptor, &JsValue::from_str("value"), &name_value);
+    if let Some(f) = ctor.dyn_ref::<js_sys::Object>() {
+        js_sys::Object::define_property(f, &JsValue::from_str("name"), &descriptor);
+    }
+    (ctor, proto)
+}
+
+thread_local! {
+    static CLASSES: ErrorClasses = {
+        let error_proto: js_sys::Object = js_sys::Error::new("").into();
+        let error_proto = js_sys::Object::get_prototype_of(&error_proto);
+        let (base_ctor, base) = make_class("EvidenceCheckError", &error_proto);
+        let (contract_ctor, contract) = make_class("ContractError", &base);
+        let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
+        let object = js_sys::Object::new();
+        let _ = Reflect::set(&object, &JsValue::from_str("EvidenceCheckError"), &base_ctor);
+        let _ = Reflect::set(&object, &JsValue::from_str("ContractError"), &contract_ctor);
+        let _ = Reflect::set(&object, &JsValue::from_str("EvidenceError"), &evidence_ctor);
+        ErrorClasses { base, contract, evidence, object }
+    };
+}
+
+/// The error classes every function throws, for `instanceof`:
+/// `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
+#[wasm_bindgen(js_name = errorClasses)]
+pub fn error_classes() -> JsErrorClasses {
+    CLASSES.with(|c| JsValue::from(c.object.clone())).unchecked_into()
+}
+
 fn js_error(name: &str, code: &str, message: &str) -> js_sys::Error {
     let e = js_sys::Error::new(message);
-    e.set_name(name);
+    CLASSES.with(|c| {
+        let proto = if name == "ContractError" { &c.contract } else if name == "EvidenceError" { &c.evidence } else { &c.base };
+        js_sys::Object::set_prototype_of(&e, proto);
+    });
     let _ = Reflect::set(&e, &JsValue::from_str("code"), &JsValue::from_str(code));
     e
 }

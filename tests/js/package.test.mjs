@@ -65,6 +65,14 @@ test("the store API round-trips a quote and the same store survives errors", () 
   store.free();
 });
 
+test("thrown values are instances of the exported error classes", () => {
+  const ec = userRequire(userProject())("evidence-check");
+  const { ContractError, EvidenceError, EvidenceCheckError } = ec.errorClasses();
+  assert.deepEqual([ContractError.name, EvidenceError.name, EvidenceCheckError.name], ["ContractError", "EvidenceError", "EvidenceCheckError"]);
+  assert.throws(() => ec.parseReport("{"), (e) => e instanceof ContractError && e instanceof EvidenceCheckError && e instanceof Error && !(e instanceof EvidenceError));
+  assert.throws(() => ec.digestText(1), (e) => e instanceof EvidenceError && e instanceof EvidenceCheckError && !(e instanceof ContractError) && String(e) === "EvidenceError: text must be a string");
+});
+
 test("parseReport lists every violation with its path", () => {
   const ec = userRequire(userProject())("evidence-check");
   const bad = { title: "", claims: [{ claim_id: "bad id", text: "t", kind: "opinion", extra: 1 }] };

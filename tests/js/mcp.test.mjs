@@ -116,3 +116,19 @@ test("the CLI reports MCP failures as unusable input (exit 3)", () => {
   assert.equal(none.status, 3);
   assert.match(none.stderr, /^evidence-check: mcp_unavailable: the MCP server could not be started or reached/);
 });
+
+test("Ctrl-C during an MCP read shuts the server down and exits 3", async () => {
+  const dir = sourcesDir();
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hang-server.mjs")}`, "--mcp-timeout", "60000"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  await new Promise((r) => setTimeout(r, 800));
+  child.kill("SIGINT");
+  const code = await new Promise((r) => child.on("exit", r));
+  assert.equal(code, 3);
+  assert.match(stderr, /interrupted; the MCP server was shut down/);
+  await new Promise((r) => setTimeout(r, 200));
+  const left = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(join(FIXTURES, "hang-server.mjs")));
+  assert.deepEqual(left, [], "the hanging server is gone");
+});

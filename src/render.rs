@@ -128,8 +128,7 @@ pub fn render_with(
     escaping: Escaping,
     review_key: Option<&[u8]>,
 ) -> Result<Artifact, RenderError> {
-    let checked = crate::assess::check_with(scope, report, store, reviews, review_key)?;
-    render_checked(report, &checked, clock, escaping).map_err(RenderError::Render)
+    render_in(scope, report, store, reviews, clock, escaping, review_key, Lang::Zh)
 }
 
 /// [`render_with`] in a language.
@@ -145,8 +144,6 @@ pub fn render_in(
     lang: Lang,
 ) -> Result<Artifact, RenderError> {
     let checked = crate::assess::check_with(scope, report, store, reviews, review_key)?;
-    let mut checked = checked;
-    checked.assessment.localize(lang);
     render_checked_in(report, &checked, clock, escaping, lang).map_err(RenderError::Render)
 }
 

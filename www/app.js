@@ -27,19 +27,6 @@ function el(tag, attrs = {}, ...children) {
 const normalize = (text) => text.replace(/\r\n?/g, "\n");
 const codePoints = (text) => Array.from(text);
 
-/** Code-point starts of the non-overlapping occurrences of `needle` in `text`, from the left. */
-function occurrences(text, needle) {
-  const starts = [];
-  if (!needle) return starts;
-  let from = 0;
-  for (;;) {
-    const i = text.indexOf(needle, from);
-    if (i < 0) return starts;
-    starts.push(codePoints(text.slice(0, i)).length);
-    from = i + needle.length;
-  }
-}
-
 function lineOf(cps, cp) {
   let line = 1;
   for (let i = 0; i < cp && i < cps.length; i++) if (cps[i] === "\n") line++;
@@ -190,10 +177,10 @@ function explain(info, sources) {
   } else if (issue.code === "range_out_of_bounds") {
     parts.push(`The text has only ${src.cps.length} code points. `);
   }
-  const at = occurrences(src.content, c.quote);
-  const len = codePoints(c.quote).length;
-  if (at.length === 1) parts.push(`The quoted text occurs once in the current source, at [${at[0]}, ${at[0] + len}) (line ${lineOf(src.cps, at[0])}).`);
-  else if (at.length > 1) parts.push(`The quoted text occurs ${at.length} times in the current source.`);
+  // The checker's repair hint: where the exact quote occurs in the current revision.
+  const hint = issue.hint;
+  if (hint?.occurrences === 1) parts.push(`The quoted text occurs once in the current source, at [${hint.start}, ${hint.end}) (line ${lineOf(src.cps, hint.start)}).`);
+  else if (hint) parts.push(`The quoted text occurs ${hint.occurrences} times in the current source.`);
   else parts.push("The quoted text does not occur in the current source.");
   return parts.join("");
 }

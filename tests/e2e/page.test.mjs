@@ -92,6 +92,8 @@ function hostile({ broken }) {
   if (broken) {
     claims.push({ claim_id: "k_tampered", text: "Tampered.", kind: "fact", citations: [{ ...tool, citation_id: "c_tampered", quote: "The 𝒳 tool works online." }] });
     claims.push({ claim_id: "k_stale", text: "Stale.", kind: "fact", citations: [staleCitation] });
+    // Cites the old revision, but its quote is in the current text: the page says where.
+    claims.push({ claim_id: "k_moved", text: "Moved.", kind: "fact", citations: [{ ...staleCitation, citation_id: "c_moved", start: 0, end: 25, quote: "The 𝒳 tool works offline." }] });
   }
   return {
     scope,
@@ -118,7 +120,7 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
   await paste(page, hostile({ broken: true }));
   await page.waitForSelector("#overview:not([hidden])");
   assert.equal(await page.textContent("#badge"), "invalid");
-  assert.deepEqual(await claimStates(page), { k_payload: "pending review", k_tool: "pending review", k_tampered: "invalid", k_stale: "invalid" });
+  assert.deepEqual(await claimStates(page), { k_payload: "pending review", k_tool: "pending review", k_tampered: "invalid", k_stale: "invalid", k_moved: "invalid" });
   assert.equal(await page.textContent("#report-title"), `Report ${PAYLOAD}`);
   assert.equal(await page.textContent("[data-claim=k_payload] .claim-text"), `Claim ${PAYLOAD}`);
   assert.deepEqual(await marks(page), { web: [`Quote: ${PAYLOAD}`, "The 𝒳 tool works offline."] });
@@ -128,6 +130,8 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
       `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +
       ") the text reads “The 𝒳 tool works offline.”. The quoted text does not occur in the current source.",
     "Citation 4 (c_stale): 来源不存在、已撤销、越权或版本失效。 (ref_unavailable). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
+    "Citation 5 (c_moved): 来源不存在、已撤销、越权或版本失效。 (ref_unavailable). Stale revision: it cites revision 1, the current one is 2. " +
+      `The quoted text occurs once in the current source, at [${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}) (line 3).`,
   ]);
   assert.match(await page.textContent("#artifact-none"), /Not rendered: 报告引用无效,拒绝导出。 \(report_invalid\)/);
   await assertInert(page);

@@ -115,23 +115,10 @@ pub fn render(
     clock: &Clock,
     escaping: Escaping,
 ) -> Result<Artifact, RenderError> {
-    render_with(scope, report, store, reviews, clock, escaping, None)
+    render_in(scope, report, store, reviews, clock, escaping, None, Lang::Zh)
 }
 
-/// [`render`] with a review key (see [`crate::assess::check_with`]).
-pub fn render_with(
-    scope: &Scope,
-    report: &Report,
-    store: &EvidenceStore,
-    reviews: &[Review],
-    clock: &Clock,
-    escaping: Escaping,
-    review_key: Option<&[u8]>,
-) -> Result<Artifact, RenderError> {
-    render_in(scope, report, store, reviews, clock, escaping, review_key, Lang::Zh)
-}
-
-/// [`render_with`] in a language.
+/// [`render`] with a review key (see [`crate::assess::check_with`]) and the labels in `lang`.
 #[allow(clippy::too_many_arguments)]
 pub fn render_in(
     scope: &Scope,
@@ -147,10 +134,6 @@ pub fn render_in(
     render_checked_in(report, &checked, clock, escaping, lang).map_err(RenderError::Render)
 }
 
-/// Renders from an assessment already made (see [`crate::assess::check`]).
-pub fn render_checked(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping) -> Result<Artifact, RenderErrorKind> {
-    render_checked_in(report, checked, clock, escaping, Lang::Zh)
-}
 
 /// The artifact's fixed texts in one language.
 struct Labels {
@@ -241,7 +224,7 @@ const EN: Labels = Labels {
     states: ["reviewed as supported", "insufficient evidence", "reviewed as contradicted", "in conflict", "awaiting review", "invalid citation"],
 };
 
-/// [`render_checked`] with the artifact's labels in `lang`.
+/// Renders from an assessment already made (see [`crate::assess::check`]), the labels in `lang`.
 pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping, lang: Lang) -> Result<Artifact, RenderErrorKind> {
     let t = match lang {
         Lang::Zh => &ZH,

@@ -141,8 +141,6 @@ impl Assessment {
         for issue in &mut self.issues {
             if let Some(m) = crate::error::message_for_code(issue.code, lang) {
                 issue.message = m.to_owned();
-            } else if let Some(p) = [crate::review::SignatureProblem::Missing, crate::review::SignatureProblem::Invalid].iter().find(|p| p.code() == issue.code) {
-                issue.message = p.message().to_owned();
             }
         }
     }

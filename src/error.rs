@@ -35,6 +35,7 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
         .map(|k| k.message_in(lang))
         .or_else(|| ReviewErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| RenderErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| SignatureProblem::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
@@ -286,6 +287,16 @@ coded_enum! {
         ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。", "A review belongs to another scope or report digest, or reviews a claim twice."),
         /// A review names a claim that the report does not have.
         ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。", "The reviewed claim is not in the report."),
+    }
+}
+
+coded_enum! {
+    /// Why a review was refused under a review key (an issue of the assessment).
+    SignatureProblem {
+        /// The review carries no signature.
+        Missing => ("review_signature_missing", "审阅记录没有签名;设置审阅密钥时每条审阅都必须签名。", "The review is not signed; with a review key every review must carry a signature."),
+        /// The signature does not match the review's content and the key.
+        Invalid => ("review_signature_invalid", "审阅签名不匹配:记录被改动或使用了其他密钥。", "The review's signature does not match: it was altered or signed with another key."),
     }
 }
 

@@ -74,27 +74,8 @@ pub fn sign_review(review: &Review, key: &[u8]) -> Review {
     Review { signature, ..review.clone() }
 }
 
-/// Why a signed review was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SignatureProblem {
-    Missing,
-    Invalid,
-}
-
-impl SignatureProblem {
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Missing => "review_signature_missing",
-            Self::Invalid => "review_signature_invalid",
-        }
-    }
-    pub fn message(self) -> &'static str {
-        match self {
-            Self::Missing => "The review is not signed; with a review key every review must carry a signature.",
-            Self::Invalid => "The review's signature does not match: it was altered or signed with another key.",
-        }
-    }
-}
+/// Why a signed review was refused (see [`crate::error::SignatureProblem`]).
+pub use crate::error::SignatureProblem;
 
 /// Checks a review's signature in constant time.
 pub fn verify_review(review: &Review, key: &[u8]) -> Result<(), SignatureProblem> {

@@ -575,13 +575,14 @@ fn web_annotations_round_trip_citations() {
 
 #[test]
 fn every_code_has_a_chinese_and_an_english_text() {
-    use evidence_check::error::{ClockErrorKind, Lang, OffsetErrorKind, RenderErrorKind, ReviewErrorKind, StoreErrorKind, ViolationCode};
+    use evidence_check::error::{ClockErrorKind, Lang, OffsetErrorKind, RenderErrorKind, ReviewErrorKind, SignatureProblem, StoreErrorKind, ViolationCode};
     let mut pairs: Vec<(&str, &str, &str)> = Vec::new();
     pairs.extend(StoreErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(ReviewErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(RenderErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(OffsetErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(ClockErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(SignatureProblem::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     for v in ViolationCode::ALL {
         if let (Some(zh), Some(en)) = (v.reference_message_in(Lang::Zh), v.reference_message_in(Lang::En)) {
             pairs.push((v.code(), zh, en));

@@ -95,6 +95,10 @@ pub enum ViolationCode {
     UnknownConflictMember,
     /// Two documents share one id.
     DuplicateDocumentId,
+    /// More violations than are listed: the last entry counts the rest.
+    TooManyViolations,
+    /// The input holds more array items and object entries than are read.
+    TooManyValues,
 }
 
 impl ViolationCode {
@@ -121,6 +125,8 @@ impl ViolationCode {
             Self::DuplicateConflictMember => "duplicate_conflict_member",
             Self::UnknownConflictMember => "unknown_conflict_member",
             Self::DuplicateDocumentId => "duplicate_document_id",
+            Self::TooManyViolations => "too_many_violations",
+            Self::TooManyValues => "too_many_values",
         }
     }
 
@@ -129,7 +135,8 @@ impl ViolationCode {
         Self::InvalidJson, Self::InputTooLarge, Self::TooDeep, Self::DuplicateKey, Self::Missing, Self::ExtraField,
         Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
         Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
-        Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId,
+        Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
+        Self::TooManyValues,
     ];
 
     /// The reference's message for its cross-field rules, in a language.

@@ -17,6 +17,7 @@ pub mod render;
 pub mod review;
 pub mod schema;
 pub mod store;
+pub mod visible;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

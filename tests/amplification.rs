@@ -34,9 +34,9 @@ fn four_million_empty_claims_give_the_real_count_and_few_violations() {
 #[test]
 fn the_reader_keeps_at_most_its_budget() {
     let text = empty_claims_bundle(1_000_000);
-    let read = read_bounded(&text, DEFAULT_MAX_INPUT_BYTES, "bundle").unwrap();
+    let read = read_bounded(&text, DEFAULT_MAX_INPUT_BYTES, 0, "bundle").unwrap();
     assert!(read.truncated());
-    assert_eq!(read.budget, value_budget(text.len()));
+    assert_eq!(read.budget, value_budget(text.len(), 0));
     let kept = read.value["report"]["claims"].as_array().unwrap().len();
     assert!(kept < read.budget, "{kept} kept");
     assert_eq!(read.lengths.get("/report/claims"), Some(&1_000_000));
@@ -82,7 +82,7 @@ fn nested_lists_and_wide_objects_stay_within_the_budget() {
     let inner = vec!["{}"; 4000].join(",");
     let lists = vec![format!("[{inner}]"); 1000].join(",");
     let text = format!(r#"{{"title":"x","claims":[{lists}]}}"#);
-    let read = read_bounded(&text, DEFAULT_MAX_INPUT_BYTES, "report").unwrap();
+    let read = read_bounded(&text, DEFAULT_MAX_INPUT_BYTES, 0, "report").unwrap();
     assert!(read.truncated());
     let kept: usize = read.value["claims"].as_array().unwrap().iter().map(|l| l.as_array().unwrap().len() + 1).sum();
     assert!(kept <= read.budget, "{kept} kept, budget {}", read.budget);
@@ -99,7 +99,19 @@ fn nested_lists_and_wide_objects_stay_within_the_budget() {
 
 #[test]
 fn parse_strict_refuses_what_it_cannot_keep() {
-    let text = format!("[{}]", vec!["0"; 200_000].join(","));
+    let text = format!("[{}]", vec!["0"; 600_000].join(","));
     let e = evidence_check::contract::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap_err();
     assert_eq!(codes(&e), ["too_many_values"]);
+}
+
+#[test]
+fn raised_limits_raise_what_the_reader_keeps() {
+    // 4,000 minimal claims (20,000 values): more values than the default budget, accepted when the
+    // limits allow that many claims.
+    let claims: Vec<String> = (0..4000).map(|i| format!(r#"{{"claim_id":"k{i}","text":"t","kind":"fact","citations":[]}}"#)).collect();
+    let text = format!(r#"{{"title":"x","claims":[{}]}}"#, claims.join(","));
+    let raised = evidence_check::contract::Limits { max_claims: 4000, ..Default::default() };
+    assert_eq!(Report::from_json_with(&text, &raised).unwrap().claims.len(), 4000);
+    let e = Report::from_json(&text).unwrap_err();
+    assert_eq!(e.violations[0].message, "List should have at most 12 items, not 4000");
 }

@@ -17,13 +17,14 @@ use crate::error::{ContractError, Violation, ViolationCode};
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The least number of array items and object entries kept from any input.
-pub const MIN_VALUE_BUDGET: usize = 65_536;
+pub const MIN_VALUE_BUDGET: usize = 16_384;
 
 /// How many array items and object entries are kept from an input of `bytes` bytes:
-/// [`MIN_VALUE_BUDGET`], or one per 16 bytes of input when that is more. A valid report
-/// or bundle spends far more than 16 bytes per value (field names, quotes, texts).
-pub fn value_budget(bytes: usize) -> usize {
-    MIN_VALUE_BUDGET.max(bytes / 16)
+/// [`MIN_VALUE_BUDGET`], one per 32 bytes of input, or `need` (what the largest input
+/// the contract limits accept holds), whichever is most. Kept values cost tens of bytes
+/// each, so the tree stays within a few times the input.
+pub fn value_budget(bytes: usize, need: usize) -> usize {
+    MIN_VALUE_BUDGET.max(bytes / 32).max(need)
 }
 
 /// A bounded read: the kept tree, and the real length of every kept array whose items
@@ -193,8 +194,8 @@ fn violation(code: ViolationCode, message: String) -> Violation {
 }
 
 /// Reads JSON text into a bounded tree (see the module's text), refusing duplicate keys
-/// among the kept entries and input over `max_bytes`.
-pub fn read_bounded(text: &str, max_bytes: usize, subject: &'static str) -> Result<Read, ContractError> {
+/// among the kept entries and input over `max_bytes`; `need` as in [`value_budget`].
+pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static str) -> Result<Read, ContractError> {
     if text.len() > max_bytes {
         return Err(ContractError {
             subject,
@@ -204,7 +205,7 @@ pub fn read_bounded(text: &str, max_bytes: usize, subject: &'static str) -> Resu
             )],
         });
     }
-    let mut reader = Reader { budget: value_budget(text.len()), values: 0, lengths: HashMap::new() };
+    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::new() };
     let root = Path { parent: None, seg: Seg::Root };
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = Seed { reader: &mut reader, path: &root }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -227,7 +228,7 @@ pub fn read_bounded(text: &str, max_bytes: usize, subject: &'static str) -> Resu
 /// Parses JSON text into a value, refusing duplicate keys, input over `max_bytes`, and
 /// input with more values than are read (see [`read_bounded`]).
 pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Result<Value, ContractError> {
-    let read = read_bounded(text, max_bytes, subject)?;
+    let read = read_bounded(text, max_bytes, 0, subject)?;
     if read.truncated() {
         return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
     }

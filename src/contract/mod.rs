@@ -37,6 +37,16 @@ impl Default for Limits {
         Limits { max_claims: 12, max_citations: 4, max_conflicts: 6, max_gaps: 8, max_input_bytes: json::DEFAULT_MAX_INPUT_BYTES }
     }
 }
+impl Limits {
+    /// About how many array items and object entries the largest report these limits
+    /// accept holds (a claim: 6 and 10 per citation; a conflict: 7; a gap: 1), plus room
+    /// for a bundle's scope, sources and reviews: the JSON reader keeps at least this many.
+    pub fn values_needed(&self) -> usize {
+        let claims = self.max_claims.saturating_mul(self.max_citations.saturating_mul(10).saturating_add(6));
+        claims.saturating_add(self.max_conflicts.saturating_mul(7)).saturating_add(self.max_gaps).saturating_add(1024)
+    }
+}
+
 /// Maximum code points of a read result's content.
 pub const MAX_READ_CONTENT_CHARS: usize = 24_000;
 
@@ -65,7 +75,7 @@ pub trait Contract: Sized {
 
     /// Parses and checks JSON text with the given limits.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        let read = json::read_bounded(text, limits.max_input_bytes, Self::SUBJECT)?;
+        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT)?;
         let cut = read.truncated().then(|| read.truncation_violation());
         checked(&read.value, Checker::new(*limits, read.lengths), cut)
     }

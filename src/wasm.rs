@@ -1064,3 +1064,13 @@ pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, Js
     let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
     typed(&c)
 }
+
+// ---- invisible characters (issue 12, finding 4) -----------------------------------------
+
+/// The text with every character that would hide content (controls, bidirectional and
+/// other format characters, fillers, stray variation selectors, tag characters) written
+/// as `⟦U+XXXX⟧`, line feeds and tabs kept: what the hardened artifact shows, for a page.
+#[wasm_bindgen(js_name = showInvisible)]
+pub fn show_invisible(text: &str) -> String {
+    crate::visible::show_invisible(text)
+}

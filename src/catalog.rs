@@ -151,7 +151,7 @@ impl DocumentCatalog {
 
     /// The documents indexed for excerpt checks.
     pub fn library(&self) -> Library<'_> {
-        Library::new(self.documents())
+        Library::with_digests(self.docs.values().map(|(d, s)| (d, s.clone())))
     }
 
     /// Whether `doc` is exactly the catalogued version of its id.

@@ -208,7 +208,12 @@ pub struct Library<'d> {
 
 impl<'d> Library<'d> {
     pub fn new(documents: impl IntoIterator<Item = &'d Document>) -> Self {
-        let docs = documents.into_iter().map(|d| (d.id.as_str(), (d, d.sha256(), splitlines(&d.body)))).collect();
+        Self::with_digests(documents.into_iter().map(|d| (d, d.sha256())))
+    }
+
+    /// Documents whose digests are already known (a catalogue's frozen ones).
+    pub fn with_digests(documents: impl IntoIterator<Item = (&'d Document, String)>) -> Self {
+        let docs = documents.into_iter().map(|(d, sha)| (d.id.as_str(), (d, sha, splitlines(&d.body)))).collect();
         Library { docs }
     }
 

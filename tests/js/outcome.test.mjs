@@ -157,6 +157,7 @@ test("a catalogue goes wherever a document list goes", () => {
   const claims = ec.extractExcerpts(catalog, "camera");
   assert.deepEqual(claims, ec.extractExcerpts(camera));
   assert.throws(() => ec.extractExcerpts(catalog, "telescope"), (e) => e.code === "unknown_document" && e.item_id === "telescope");
+  assert.throws(() => ec.extractExcerpts(catalog), (e) => e.code === "invalid_argument", "a catalogue needs the item id");
   assert.deepEqual(ec.checkExcerpt(catalog, claims[0]), { supported: true, reason: null });
   assert.deepEqual(ec.checkExcerpt(catalog, { ...claims[0], sha256: "0".repeat(64) }), { supported: false, reason: "stale_digest" });
   assert.deepEqual(ec.evaluateClaims(catalog, "camera", claims, "info"), ec.evaluateClaims([camera], "camera", claims, "info"));

@@ -1103,7 +1103,7 @@ export interface ImportNote {
 }
 /** A bundle whose report is a draft. */
 export interface DraftBundle { scope: Scope; sources: BundleSource[]; report: DraftReport; reviews?: Review[]; import_notes?: ImportNote[]; }
-export interface LocatedBundle { bundle: Bundle & { import_notes?: ImportNote[] }; located: LocatedCitation[]; issues: LocateIssue[]; }
+export interface LocatedBundle { bundle: Bundle; located: LocatedCitation[]; issues: LocateIssue[]; }
 export interface LocateBundleOptions extends LocateOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
 /** A Messages API request (the documents are its `document` blocks). */
 export interface AnthropicRequest { messages: Array<{ role: string; content: string | Array<{ type: string; [key: string]: unknown }> }>; [key: string]: unknown; }
@@ -1142,7 +1142,7 @@ extern "C" {
     pub type JsAnthropicResponse;
     #[wasm_bindgen(typescript_type = "AnthropicOptions")]
     pub type JsAnthropicOptions;
-    #[wasm_bindgen(typescript_type = "Bundle & { import_notes?: ImportNote[] }")]
+    #[wasm_bindgen(typescript_type = "Bundle")]
     pub type JsImportedBundle;
 }
 

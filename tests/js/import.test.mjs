@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
 import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const project = userProject();
@@ -50,6 +51,13 @@ test("Anthropic fixture: every citation holds, whichever unit it used", () => {
   assert.deepEqual(rest, { assessment: { status: "needs_review", report_digest: ec.reportDigest(bundle.report), claims: ALL_PENDING, issues: [] } });
   assert.equal(artifact.status, "needs_review");
   assert.match(artifact.content, /> 草是绿色的😀。/u);
+});
+
+test("an imported bundle, its import notes included, is valid under bundleJsonSchema", () => {
+  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(ec.bundleJsonSchema());
+  const bundle = ec.fromAnthropicMessage(fx("request.json"), fx("response.json"), opts);
+  assert.equal(validate(bundle), true, JSON.stringify(validate.errors));
+  assert.equal(validate({ ...bundle, import_notes: [{ importer: "anthropic", unit: "bytes" }] }), false);
 });
 
 test("Anthropic fixture: a tampered cited_text stays as the model gave it and is a quote_mismatch", () => {

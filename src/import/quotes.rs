@@ -216,7 +216,7 @@ pub struct LocatedBundle {
 /// Locates the quote-only citations of a draft bundle (a bundle whose report is a
 /// draft) against its own sources; every located citation gets an import note.
 pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitespace) -> Result<LocatedBundle, BundleError> {
-    let mut c = Checker { violations: Vec::new(), limits: options.limits };
+    let mut c = Checker::new(options.limits, Default::default());
     let fail = |c: Checker| BundleError::Contract(ContractError { subject: "draft_bundle", violations: c.violations });
     let Some(m) = c.object(draft, "", &["scope", "sources", "report", "reviews", "import_notes"]) else { return Err(fail(c)) };
     let scope = c.required(m, "", "scope").and_then(|s| Scope::check(&mut c, s, "/scope"));

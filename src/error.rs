@@ -38,6 +38,7 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
         .or_else(|| SignatureProblem::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| CatalogErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
 }
 
@@ -329,6 +330,18 @@ coded_enum! {
     ClockErrorKind {
         /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
         InvalidNow => ("invalid_now", "now 必须是带秒和时区偏移的 ISO 8601 时间,例如 2026-11-29T00:00:00+00:00。", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
+    }
+}
+
+coded_enum! {
+    /// Why the document catalogue refused a document or a saved catalogue.
+    CatalogErrorKind {
+        /// A different body was imported under an id already in the catalogue; nothing was replaced.
+        DocumentChanged => ("document_changed", "同一资料标识的正文已变更,拒绝导入;原记录保持不变。", "The document's body changed under the same id; the import is refused and the frozen version stays."),
+        /// A saved catalogue records a digest that is not the digest of its body.
+        DigestMismatch => ("catalog_digest_mismatch", "资料目录记录的摘要与正文不一致,拒绝加载。", "A saved catalogue records a digest that is not its body's; it is not loaded."),
+        /// No document of the catalogue has this id.
+        UnknownDocument => ("unknown_document", "资料目录中没有该标识的资料。", "The catalogue has no document with this id."),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod annotation;
 pub mod assess;
 pub mod bundle;
+pub mod catalog;
 pub mod citation;
 pub mod clock;
 pub mod contract;
@@ -23,6 +24,7 @@ pub mod wasm;
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};
 pub use bundle::{check_bundle, Bundle, BundleOptions, BundleResult};
+pub use catalog::DocumentCatalog;
 pub use clock::Clock;
 pub use contract::{Citation, Claim, ClaimKind, Conflict, Contract, ReadResult, Report, Scope, SourceKind, SourceRef, SourceSpec};
 pub use digest::{digest_text, report_digest};

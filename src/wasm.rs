@@ -20,8 +20,9 @@ use crate::citation::Unit;
 use crate::render::Escaping;
 use crate::schema::Dialect;
 use crate::store::QuoteRangeError;
-use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
-use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
+use crate::catalog::{CatalogError, DocumentCatalog as CoreCatalog};
+use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
+use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
 use crate::review::Review;
 use crate::store::{EvidenceStore as CoreStore, StoreOptions};
 
@@ -113,20 +114,52 @@ export type Observation =
 export interface Finish { status: AnswerStatus; claims?: ExcerptClaim[]; text?: string; }
 export type OutcomeReason =
   | "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation"
-  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed";
+  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed"
+  | "document_changed";
 /** What the executor delivers: its own text and claims, from observations only. */
 export interface Outcome {
   task_id: string; status: AnswerStatus | "rejected"; requested: AnswerStatus; accepted: boolean; reasons: OutcomeReason[];
-  text: string; claims: ExcerptClaim[]; evaluation: Evaluation;
+  text: string; item_id: string | null; claims: ExcerptClaim[]; evaluation: Evaluation;
   receipt: string | null; remaining: number | null; recovery_key: string | null;
+  /** The observations it was decided from, for `gradeTask` to replay. */
+  observations: Observation[];
 }
-export interface Expected { status: string; ledger: number; remaining?: number | null; }
-export interface Effects { ledger: number; remaining?: number | null; }
+/** `item_id`: whose facts the answer must give; `quantity`: what a reservation takes from stock. */
+export interface Expected { status: string; ledger: number; remaining?: number | null; item_id?: string | null; quantity?: number | null; }
+/** Measured on the environment; with `stock_before` the status's stock rule is checked. */
+export interface Effects { ledger: number; remaining?: number | null; stock_before?: number | null; }
+export type GradeCheck = "status" | "support" | "completeness" | "duplicates" | "receipts" | "ledger" | "ledger_rule" | "remaining" | "stock";
 export interface Grade {
   passed: boolean;
-  checks: { status: boolean; support: boolean; completeness: boolean; duplicates: boolean; ledger: boolean; remaining: boolean };
-  failed: Array<"status" | "support" | "completeness" | "duplicates" | "ledger" | "remaining">;
+  /** "trusted": support, completeness and duplicates are the outcome's own word (no catalogue given). */
+  evaluation: "recomputed" | "trusted";
+  checks: {
+    status: boolean; support: boolean; completeness: boolean; duplicates: boolean; receipts: boolean;
+    ledger: boolean; ledger_rule: boolean; remaining: boolean;
+    /** `null`: not checkable (no `stock_before`, or no quantity known). */
+    stock: boolean | null;
+  };
+  failed: GradeCheck[];
+  recomputed: GradeCheck[];
+  from_caller: GradeCheck[];
+  /** The claims' evaluation recomputed against the catalogue; `null` when trusted. */
+  claim_evaluation: Evaluation | null;
+  receipt_reasons: OutcomeReason[];
 }
+/** A list of documents, or a frozen catalogue. */
+export type DocumentSource = Document[] | DocumentCatalog;
+export interface FinalizeOptions { catalog?: DocumentCatalog; }
+export interface GradeOptions { catalog?: DocumentCatalog; }
+/** What an import froze. */
+export interface Imported { item_id: string; sha256: string; lines: number; }
+/** A catalogued document as saved, with its frozen digest. */
+export interface CatalogEntry { id: string; title: string; body: string; sha256: string; }
+/** A saved catalogue (`catalog.toJSON()`). */
+export interface CatalogJson { documents: CatalogEntry[]; }
+/** `documents`: imported in order at construction. */
+export interface DocumentCatalogOptions { lang?: Lang; documents?: Document[]; }
+/** A catalogue refusal: "document_changed", "catalog_digest_mismatch" or "unknown_document". */
+export interface CatalogError extends EvidenceError { item_id: string; expected_sha256?: string; actual_sha256?: string; }
 /** A JSON Schema (draft 2020-12) document. */
 export type JsonSchema = { [keyword: string]: unknown };
 /** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
@@ -254,6 +287,26 @@ extern "C" {
     pub type JsEffects;
     #[wasm_bindgen(typescript_type = "Grade")]
     pub type JsGrade;
+    #[wasm_bindgen(typescript_type = "DocumentSource")]
+    pub type JsDocumentSource;
+    #[wasm_bindgen(typescript_type = "Document | DocumentCatalog")]
+    pub type JsDocumentOrCatalog;
+    #[wasm_bindgen(typescript_type = "FinalizeOptions")]
+    pub type JsFinalizeOptions;
+    #[wasm_bindgen(typescript_type = "GradeOptions")]
+    pub type JsGradeOptions;
+    #[wasm_bindgen(typescript_type = "Imported")]
+    pub type JsImported;
+    #[wasm_bindgen(typescript_type = "Document | undefined")]
+    pub type JsMaybeDocument;
+    #[wasm_bindgen(typescript_type = "string[]")]
+    pub type JsIds;
+    #[wasm_bindgen(typescript_type = "CatalogJson")]
+    pub type JsCatalogJson;
+    #[wasm_bindgen(typescript_type = "CatalogJson | string")]
+    pub type JsCatalogJsonInput;
+    #[wasm_bindgen(typescript_type = "DocumentCatalogOptions")]
+    pub type JsDocumentCatalogOptions;
 }
 
 #[cfg(feature = "console_error_panic_hook")]
@@ -957,14 +1010,6 @@ fn list_arg<T>(value: JsValue, name: &str, parse: fn(&Value) -> Result<T, Contra
     parse(&v).map_err(|e| contract_error(&e))
 }
 
-fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractError> {
-    let mut c = crate::contract::validate::Checker::default();
-    match c.list(v, "", 0, usize::MAX, Observation::check) {
-        Some(o) if c.violations.is_empty() => Ok(o),
-        _ => Err(ContractError { subject: "observations", violations: c.violations }),
-    }
-}
-
 fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     let s = text_arg(value, "status")?;
     AnswerStatus::parse(&s).ok_or_else(|| {
@@ -973,52 +1018,96 @@ fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     })
 }
 
-/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`).
+/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
+/// of a document, or of the catalogue's document `itemId`.
 #[wasm_bindgen(js_name = extractExcerpts)]
-pub fn extract_excerpts(doc: JsDocument) -> Result<JsExcerptClaims, JsValue> {
-    let doc: Document = parse_arg(&doc.into(), false, "document")?;
-    typed(&crate::excerpt::extract_excerpts(&doc))
+pub fn extract_excerpts(
+    source: JsDocumentOrCatalog,
+    #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
+) -> Result<JsExcerptClaims, JsValue> {
+    let source: JsValue = source.into();
+    match catalog_handle(&source)? {
+        Some(handle) => {
+            let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
+            with_catalog(handle, |c| c.require(&item_id).map(crate::excerpt::extract_excerpts))?.map_err(catalog_error).and_then(|e| typed(&e))
+        }
+        None => {
+            let doc: Document = parse_arg(&source, false, "document")?;
+            typed(&crate::excerpt::extract_excerpts(&doc))
+        }
+    }
+}
+
+/// Runs `f` over the documents of a list or a catalogue.
+fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
+    match catalog_handle(&source)? {
+        Some(handle) => with_catalog(handle, |c| f(&c.library())),
+        None => {
+            let documents = list_arg(source, "documents", documents_from_value)?;
+            Ok(f(&Library::new(&documents)))
+        }
+    }
 }
 
 /// Whether a claim is exactly the line it names, in the document version it names.
 #[wasm_bindgen(js_name = checkExcerpt)]
-pub fn check_excerpt(documents: JsDocuments, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
-    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
+pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
     let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim")?;
-    typed(&crate::excerpt::check_excerpt(&documents, &claim))
+    typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
 }
 
 /// Support and completeness of an answer's claims about one item, given its status.
 #[wasm_bindgen(js_name = evaluateClaims)]
 pub fn evaluate_claims(
-    documents: JsDocuments,
+    documents: JsDocumentSource,
     #[wasm_bindgen(js_name = itemId, unchecked_param_type = "string")] item_id: JsValue,
     claims: JsExcerptClaims,
     status: JsAnswerStatus,
 ) -> Result<JsEvaluation, JsValue> {
-    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
     let item_id = text_arg(&item_id, "itemId")?;
     let claims = list_arg(claims.into(), "claims", claims_from_value)?;
     let status = status_arg(&status.into())?;
-    typed(&crate::excerpt::evaluate_claims(&documents, &item_id, &claims, status))
+    typed(&with_documents(documents.into(), |lib| crate::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
 
-/// The executor's decision on a policy's finish, from the task and the observations.
+/// The catalogue of `options.catalog`, if any.
+fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
+    let options = Options::new(options, &["catalog"], "options")?;
+    match options.get("catalog") {
+        None => Ok(None),
+        Some(v) => catalog_handle(&v)?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog".to_owned())),
+    }
+}
+
+/// The executor's decision on a policy's finish, from the task and the observations;
+/// with `options.catalog`, claims are checked against the frozen catalogue.
 #[wasm_bindgen]
-pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish) -> Result<JsOutcome, JsValue> {
+pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
     let task: Task = parse_arg(&task.into(), false, "task")?;
     let observations = list_arg(observations.into(), "observations", observations_from_value)?;
     let finish: Finish = parse_arg(&finish.into(), false, "finish")?;
-    typed(&crate::outcome::finalize(&task, &observations, &finish))
+    let outcome = match catalog_option(options.map(Into::into))? {
+        Some(handle) => with_catalog(handle, |c| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        None => crate::outcome::finalize(&task, &observations, &finish),
+    };
+    typed(&outcome)
 }
 
-/// Grades one task of an evaluation run.
+/// Grades one task of an evaluation run. With `options.catalog` support and coverage
+/// are recomputed from the outcome's claims; without, they are the outcome's own
+/// (`evaluation: "trusted"`).
 #[wasm_bindgen(js_name = gradeTask)]
-pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects) -> Result<JsGrade, JsValue> {
+pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
+    let catalog = catalog_option(options.map(Into::into))?;
     let expected: Expected = parse_arg(&expected.into(), false, "expected")?;
-    let outcome = list_arg(outcome.into(), "outcome", Graded::from_outcome_value)?;
+    let v = value_arg(&outcome.into(), "outcome")?;
+    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).map_err(|e| contract_error(&e))?;
     let effects: Effects = parse_arg(&effects.into(), false, "effects")?;
-    typed(&crate::outcome::grade(&expected, &outcome, &effects))
+    let grade = match catalog {
+        Some(handle) => with_catalog(handle, |c| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        None => crate::outcome::grade(&expected, &outcome, &effects, None),
+    };
+    typed(&grade)
 }
 
 // ---- offsets and diagnostics ---------------------------------------------------------
@@ -1063,6 +1152,147 @@ pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, Js
     let v = value_arg(&annotation.into(), "annotation")?;
     let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
     typed(&c)
+}
+
+// ---- the document catalogue (the second article's frozen documents table) ------------
+
+thread_local! {
+    /// The catalogues alive, by handle: a function given a `DocumentCatalog` finds its
+    /// documents here without taking the instance from its owner.
+    static CATALOGS: std::cell::RefCell<std::collections::HashMap<u32, CoreCatalog>> = std::cell::RefCell::new(std::collections::HashMap::new());
+    static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// The handle of a `DocumentCatalog` instance; `None` for anything else.
+fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Ok(None);
+    }
+    // The getter throws once the instance was freed; a plain object has no such property.
+    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error("the DocumentCatalog was freed".to_owned()))?;
+    Ok(handle.as_f64().map(|h| h as u32))
+}
+
+fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog) -> R) -> Result<R, JsValue> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+}
+
+fn catalog_error(e: CatalogError) -> JsValue {
+    let (item_id, digests) = match &e {
+        CatalogError::Contract(c) => return contract_error(c),
+        CatalogError::Digest { item_id, expected, actual, .. } => (item_id, Some((expected, actual))),
+        CatalogError::Unknown { item_id } => (item_id, None),
+    };
+    let err = js_error("EvidenceError", e.code(), &e.message_in(lang()));
+    let _ = Reflect::set(&err, &JsValue::from_str("item_id"), &JsValue::from_str(item_id));
+    if let Some((expected, actual)) = digests {
+        let _ = Reflect::set(&err, &JsValue::from_str("expected_sha256"), &JsValue::from_str(expected));
+        let _ = Reflect::set(&err, &JsValue::from_str("actual_sha256"), &JsValue::from_str(actual));
+    }
+    err.into()
+}
+
+/// Documents imported once, their digests frozen: the same body again is a no-op, a
+/// different body under the same id throws `document_changed` and replaces nothing.
+/// Pass it wherever a document list goes, and as `options.catalog` to `finalize` and
+/// `gradeTask`.
+#[wasm_bindgen]
+pub struct DocumentCatalog {
+    handle: u32,
+    lang: Lang,
+}
+
+impl Drop for DocumentCatalog {
+    fn drop(&mut self) {
+        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+    }
+}
+
+impl DocumentCatalog {
+    fn adopt(inner: CoreCatalog, lang: Lang) -> DocumentCatalog {
+        let handle = NEXT_CATALOG.with(|n| {
+            let h = n.get();
+            n.set(h.wrapping_add(1).max(1));
+            h
+        });
+        CATALOGS.with(|m| m.borrow_mut().insert(handle, inner));
+        DocumentCatalog { handle, lang }
+    }
+
+    fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
+        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+    }
+}
+
+#[wasm_bindgen]
+impl DocumentCatalog {
+    /// An empty catalogue, or one holding `options.documents` (imported in order).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+        let options = Options::new(options.map(Into::into), &["lang", "documents"], "options")?;
+        let lang = options.lang()?;
+        let _lang = LangGuard::set(lang);
+        let mut inner = CoreCatalog::new();
+        if let Some(docs) = options.get("documents") {
+            for doc in list_arg(docs, "options.documents", documents_from_value)? {
+                inner.import(doc).map_err(catalog_error)?;
+            }
+        }
+        Ok(DocumentCatalog::adopt(inner, lang))
+    }
+
+    /// Loads a saved catalogue (`toJSON()`), re-verifying every digest; a body that is
+    /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
+    #[wasm_bindgen(js_name = fromJSON)]
+    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+        let options = Options::new(options.map(Into::into), &["lang"], "options")?;
+        let lang = options.lang()?;
+        let _lang = LangGuard::set(lang);
+        let json: JsValue = json.into();
+        let v = if json.is_string() {
+            let text = json_text(&json, true, "json", DEFAULT_MAX_INPUT_BYTES)?;
+            parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "catalog").map_err(|e| contract_error(&e))?
+        } else {
+            value_arg(&json, "json")?
+        };
+        let inner = CoreCatalog::from_value(&v).map_err(catalog_error)?;
+        Ok(DocumentCatalog::adopt(inner, lang))
+    }
+
+    /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
+    #[wasm_bindgen(js_name = import)]
+    pub fn import_document(&mut self, doc: JsDocument) -> Result<JsImported, JsValue> {
+        let _lang = LangGuard::set(self.lang);
+        let doc: Document = parse_arg(&doc.into(), false, "document")?;
+        let imported = self.inner(|c| c.import(doc))?.map_err(catalog_error)?;
+        typed(&imported)
+    }
+
+    /// The document with this id, or `undefined`.
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Result<JsMaybeDocument, JsValue> {
+        let id = text_arg(&id, "id")?;
+        match self.inner(|c| c.get(&id).cloned())? {
+            Some(doc) => typed(&doc),
+            None => Ok(JsValue::UNDEFINED.unchecked_into()),
+        }
+    }
+
+    /// The ids, sorted.
+    pub fn ids(&self) -> Result<JsIds, JsValue> {
+        typed(&self.inner(|c| c.ids().into_iter().map(str::to_owned).collect::<Vec<_>>())?)
+    }
+
+    /// The saved form: every document with its frozen digest (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsCatalogJson, JsValue> {
+        typed(&self.inner(|c| c.to_json())?)
+    }
+
+    /// How functions given this catalogue find it (internal).
+    #[wasm_bindgen(getter = __catalogHandle, skip_typescript)]
+    pub fn catalog_handle(&self) -> u32 {
+        self.handle
+    }
 }
 
 // ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================

@@ -12,6 +12,8 @@ const USAGE = `usage:
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
   evidence-check digest FILE
+  evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
   evidence-check --help | --version
 
 check   assesses the bundle's report against its sources and reviews, prints the
@@ -27,6 +29,7 @@ check   assesses the bundle's report against its sources and reviews, prints the
         --lang en gives English messages and artifact labels (zh, the reference's, is the default).
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
+import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
@@ -283,6 +286,8 @@ function describe(err) {
 }
 
 export async function main(argv) {
+  // `import` and `locate` live in importers.mjs (their own options and usage).
+  if (argv[0] === "import" || argv[0] === "locate") return (await import("./importers.mjs")).main(argv);
   let opts;
   try {
     opts = parseArgs(argv);

@@ -268,8 +268,12 @@ coded_enum! {
         RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。", "The citation range ends past the end of the text."),
         /// The quote is not the text found at the cited range.
         QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。", "The quote is not the text at the cited range."),
-        /// The passage to quote is empty, absent, or occurs more than once.
+        /// `compat: "reference"` only: the passage to quote is empty, absent, or occurs more than once (the reference's one error for both).
         QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。", "The passage is missing or occurs more than once; it cannot be located uniquely."),
+        /// The quote (with its context, or at the occurrence asked for) is not in the source's current revision.
+        QuoteNotFound => ("quote_not_found", "片段未在来源当前版本中找到。", "The quote is not in the source's current revision."),
+        /// The quote occurs more than once and nothing picks one occurrence.
+        QuoteAmbiguous => ("quote_ambiguous", "片段出现多次,无法唯一定位;请给出前后文或指定第几处。", "The quote occurs more than once; give a prefix and suffix or an occurrence to pick one."),
         /// A revision to restore is not newer than the store's counter for that source.
         RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
     }
@@ -352,6 +356,8 @@ pub enum StoreError {
     Store(StoreErrorKind),
     /// The input (a read result, a quoted citation) broke its contract.
     Contract(ContractError),
+    /// A quote could not be located (absent or ambiguous), with its source and counts.
+    Locate(crate::locate::LocateError),
 }
 
 impl StoreError {
@@ -360,6 +366,7 @@ impl StoreError {
         match self {
             Self::Store(k) => k.code(),
             Self::Contract(c) => c.code(),
+            Self::Locate(l) => l.code(),
         }
     }
     /// The message.
@@ -367,6 +374,7 @@ impl StoreError {
         match self {
             Self::Store(k) => k.message().to_owned(),
             Self::Contract(c) => c.message(),
+            Self::Locate(l) => l.message_in(Lang::Zh),
         }
     }
 }
@@ -374,6 +382,11 @@ impl StoreError {
 impl From<StoreErrorKind> for StoreError {
     fn from(k: StoreErrorKind) -> Self {
         Self::Store(k)
+    }
+}
+impl From<crate::locate::LocateError> for StoreError {
+    fn from(l: crate::locate::LocateError) -> Self {
+        Self::Locate(l)
     }
 }
 impl From<ContractError> for StoreError {

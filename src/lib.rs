@@ -13,6 +13,8 @@ pub mod contract;
 pub mod digest;
 pub mod error;
 pub mod excerpt;
+pub mod import;
+pub mod locate;
 pub mod outcome;
 pub mod render;
 pub mod review;

@@ -68,7 +68,7 @@ export interface Artifact { content: string; content_digest: string; report_dige
 /** One source of a bundle: its spec and its text at a known revision (default 1). */
 export interface BundleSource { spec: SourceSpec; content: string; revision?: number; fetched_at?: string; }
 /** Everything one stateless check needs. */
-export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; }
+export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; import_notes?: ImportNote[]; }
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; }
@@ -430,6 +430,7 @@ fn store_error(e: StoreError) -> JsValue {
     match e {
         StoreError::Contract(c) => contract_error(&c),
         StoreError::Store(k) => evidence_error(k.code(), k.message()),
+        StoreError::Locate(l) => locate_error(&l),
     }
 }
 
@@ -768,13 +769,15 @@ impl EvidenceStore {
         #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+        options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = text_arg(&citation_id, "citationId")?;
-        let c = self.inner.quote(&scope, &source_ref, &text, &citation_id).map_err(store_error)?;
+        let (selector, locate_options) = quote_options(text, options)?;
+        let c = self.inner.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).map_err(store_error)?;
         typed(&c)
     }
 
@@ -1146,12 +1149,227 @@ pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &Evidenc
     typed(&out)
 }
 
-/// The citation an annotation made by `toWebAnnotations` describes.
+/// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
+/// annotation, see `EvidenceStore.fromWebAnnotation`).
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
     let v = value_arg(&annotation.into(), "annotation")?;
     let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
     typed(&c)
+}
+
+// ==== importers and the quote locator (issue 17) ========================================
+// Kept together at the end of the file to ease merging.
+
+#[wasm_bindgen(typescript_custom_section)]
+const IMPORT_TYPES: &str = r#"
+/** Picks one occurrence of a quote: W3C TextQuoteSelector context (the text right before and after), or the n-th occurrence (1-based). `whitespace: "loose"` matches whitespace runs loosely, only when asked. `compat: "reference"`: the reference's count (non-overlapping) and its one code `quote_not_unique`. */
+export interface QuoteOptions { prefix?: string; suffix?: string; occurrence?: number; whitespace?: "exact" | "loose"; compat?: "reference"; }
+/** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
+export interface TextQuoteSelector { type: "TextQuoteSelector"; exact: string; prefix?: string; suffix?: string; }
+/** An annotation that carries only a quote: located in its source (`state.source_id`, or the catalogue locator equal to `source`). */
+export interface QuoteOnlyAnnotation {
+  id?: string; type?: "Annotation";
+  target: { source?: string; selector: TextQuoteSelector | TextQuoteSelector[]; state?: { type?: "SourceRevision"; source_id: string } };
+}
+/** A citation a model wrote without offsets. */
+export interface DraftCitation { citation_id?: string; source_id: string; quote: string; prefix?: string; suffix?: string; occurrence?: number; }
+export interface DraftClaim { claim_id: string; text: string; kind: ClaimKind; rationale?: string; citations?: Array<Citation | DraftCitation>; }
+/** A report whose citations may be quote-only. */
+export interface DraftReport { title: string; claims: DraftClaim[]; conflicts?: Conflict[]; gaps?: string[]; }
+export interface LocatedCitation { claim_id: string; citation_id: string; source_id: string; start: number; end: number; quote: string; whitespace: "exact" | "loose"; }
+/** A quote that was not located; its claim keeps no citation for it. */
+export interface LocateIssue {
+  claim_id: string; citation_id: string | null; source_id: string;
+  code: "quote_not_found" | "quote_ambiguous" | "ref_unavailable"; message: string; count?: number; ranges?: Array<[number, number]>;
+}
+export interface LocateResult { report: ParsedReport; located: LocatedCitation[]; issues: LocateIssue[]; }
+export interface LocateOptions { whitespace?: "exact" | "loose"; lang?: Lang; maxClaims?: number; maxCitations?: number; }
+/** What an importer recorded for one citation (`citation_id`) or one source (`source_id`). */
+export interface ImportNote {
+  importer: "anthropic" | "locate"; citation_id?: string; source_id?: string; document_index?: number;
+  unit?: "code_point" | "utf16" | "block" | "unmatched"; separator?: string; whitespace?: "exact" | "loose";
+}
+/** A bundle whose report is a draft. */
+export interface DraftBundle { scope: Scope; sources: BundleSource[]; report: DraftReport; reviews?: Review[]; import_notes?: ImportNote[]; }
+export interface LocatedBundle { bundle: Bundle; located: LocatedCitation[]; issues: LocateIssue[]; }
+export interface LocateBundleOptions extends LocateOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
+/** A Messages API request (the documents are its `document` blocks). */
+export interface AnthropicRequest { messages: Array<{ role: string; content: string | Array<{ type: string; [key: string]: unknown }> }>; [key: string]: unknown; }
+/** A Messages API response with citations. */
+export interface AnthropicResponse {
+  content: Array<{ type: string; text?: string; citations?: Array<{ type: string; cited_text: string; document_index: number; [key: string]: unknown }> | null; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+/** `sourceIds[i]` names document i (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps. */
+export interface AnthropicOptions { scope: Scope; sourceIds?: string[]; fetchedAt?: string; uncitedAsGaps?: boolean; }
+/** A locate error also says where and how often: `sourceId`, `count`, `ranges`. */
+export interface LocateError extends EvidenceError { sourceId: string; count?: number; ranges?: Array<[number, number]>; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "QuoteOptions")]
+    pub type JsQuoteOptions;
+    #[wasm_bindgen(typescript_type = "WebAnnotation | QuoteOnlyAnnotation")]
+    pub type JsQuoteAnnotation;
+    #[wasm_bindgen(typescript_type = "DraftReport | string")]
+    pub type JsDraftReport;
+    #[wasm_bindgen(typescript_type = "LocateOptions")]
+    pub type JsLocateOptions;
+    #[wasm_bindgen(typescript_type = "LocateResult")]
+    pub type JsLocateResult;
+    #[wasm_bindgen(typescript_type = "DraftBundle | string")]
+    pub type JsDraftBundle;
+    #[wasm_bindgen(typescript_type = "LocateBundleOptions")]
+    pub type JsLocateBundleOptions;
+    #[wasm_bindgen(typescript_type = "LocatedBundle")]
+    pub type JsLocatedBundle;
+    #[wasm_bindgen(typescript_type = "AnthropicRequest | string")]
+    pub type JsAnthropicRequest;
+    #[wasm_bindgen(typescript_type = "AnthropicResponse | string")]
+    pub type JsAnthropicResponse;
+    #[wasm_bindgen(typescript_type = "AnthropicOptions")]
+    pub type JsAnthropicOptions;
+    #[wasm_bindgen(typescript_type = "Bundle")]
+    pub type JsImportedBundle;
+}
+
+/// A locate error: its code, a message naming the source and the numbers, and
+/// `sourceId`, `count`, `ranges` as properties.
+fn locate_error(l: &crate::locate::LocateError) -> JsValue {
+    let e = js_error("EvidenceError", l.code(), &l.message_in(lang()));
+    let _ = Reflect::set(&e, &JsValue::from_str("sourceId"), &JsValue::from_str(l.source_id()));
+    if let Some(n) = l.count() {
+        let _ = Reflect::set(&e, &JsValue::from_str("count"), &JsValue::from_f64(n as f64));
+    }
+    if !l.ranges().is_empty() {
+        let ranges: Vec<[usize; 2]> = l.ranges().iter().map(|(s, e)| [*s, *e]).collect();
+        let _ = Reflect::set(&e, &JsValue::from_str("ranges"), &to_js(&ranges).unwrap_or(JsValue::NULL));
+    }
+    e.into()
+}
+
+impl Options {
+    fn whitespace(&self) -> Result<crate::locate::Whitespace, JsValue> {
+        use crate::locate::Whitespace;
+        match self.get("whitespace").map(|v| v.as_string()) {
+            None => Ok(Whitespace::Exact),
+            Some(Some(w)) if w == "exact" => Ok(Whitespace::Exact),
+            Some(Some(w)) if w == "loose" => Ok(Whitespace::Loose),
+            Some(_) => Err(argument_error("options.whitespace must be \"exact\" or \"loose\"".to_owned())),
+        }
+    }
+
+    fn optional_text(&self, key: &str) -> Result<Option<String>, JsValue> {
+        self.get(key).map(|v| text_arg(&v, &format!("options.{key}"))).transpose()
+    }
+}
+
+fn quote_options(text: String, options: Option<JsQuoteOptions>) -> Result<(crate::locate::Selector, crate::locate::LocateOptions), JsValue> {
+    use crate::locate::{Counting, LocateOptions, Selector};
+    let options = Options::new(options.map(Into::into), &["prefix", "suffix", "occurrence", "whitespace", "compat"], "options")?;
+    let occurrence = match options.get("occurrence") {
+        None => None,
+        Some(_) => match options.count("occurrence", 0)? {
+            0 => return Err(argument_error("options.occurrence counts from 1".to_owned())),
+            n => Some(n),
+        },
+    };
+    let counting = match options.escaping()? {
+        Escaping::Reference => Counting::Reference,
+        Escaping::Hardened => Counting::Overlapping,
+    };
+    let selector = Selector { exact: text, prefix: options.optional_text("prefix")?, suffix: options.optional_text("suffix")?, occurrence };
+    Ok((selector, LocateOptions { counting, whitespace: options.whitespace()? }))
+}
+
+#[wasm_bindgen]
+impl EvidenceStore {
+    /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
+    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
+    /// current revision of its source (`state.source_id`, or the catalogue locator equal
+    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
+    #[wasm_bindgen(js_name = fromWebAnnotation)]
+    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
+        let options = Options::new(options.map(Into::into), &["whitespace"], "options")?;
+        let _lang = LangGuard::set(self.lang);
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let v = value_arg(&annotation.into(), "annotation")?;
+        let c = crate::annotation::from_web_annotation_in(&v, &scope, &self.inner, options.whitespace()?).map_err(store_error)?;
+        typed(&c)
+    }
+}
+
+/// A JSON argument given as an object or as JSON text.
+fn json_value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
+    let text = json_text(value, true, name, DEFAULT_MAX_INPUT_BYTES)?;
+    parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
+}
+
+/// Locates the quote-only citations of a draft report (`{source_id, quote, prefix?,
+/// suffix?, occurrence?}`) in the store's current snapshots. Absent or ambiguous quotes
+/// are issues and their citations are left out, so their claims can only be insufficient.
+#[wasm_bindgen(js_name = locateCitations)]
+pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
+    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations"], "options")?;
+    let lang = match options.get("lang") {
+        Some(_) => options.lang()?,
+        None => store.lang,
+    };
+    let _lang = LangGuard::set(lang);
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let draft = json_value_arg(&draft.into(), "draft")?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &store.inner, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
+    typed(&r)
+}
+
+/// Locates the quote-only citations of a draft bundle against its own sources: the
+/// bundle to check, what was located, and the issues.
+#[wasm_bindgen(js_name = locateBundle)]
+pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
+    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations", "now", "maxSources", "maxSourceBytes"], "options")?;
+    let lang = options.lang()?;
+    let _lang = LangGuard::set(lang);
+    let bundle_options = BundleOptions {
+        clock: options.clock()?,
+        render: false,
+        store: options.store()?,
+        limits: options.limits()?,
+        escaping: Escaping::Hardened,
+        review_key: None,
+        lang,
+    };
+    let draft = json_value_arg(&draft.into(), "draft")?;
+    let r = crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()?).map_err(bundle_error)?;
+    typed(&r)
+}
+
+/// A bundle from an Anthropic Messages API request and its response with citations.
+#[wasm_bindgen(js_name = fromAnthropicMessage)]
+pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
+    let options = Options::new(Some(options.into()), &["scope", "sourceIds", "fetchedAt", "uncitedAsGaps"], "options")?;
+    let scope: Scope = match options.get("scope") {
+        Some(s) => parse_arg(&s, false, "options.scope")?,
+        None => return Err(argument_error("options.scope is required".to_owned())),
+    };
+    let source_ids = match options.get("sourceIds") {
+        None => Vec::new(),
+        Some(v) => match json_value_arg(&v, "options.sourceIds")? {
+            Value::Array(ids) => ids.iter().map(|id| id.as_str().map(str::to_owned).ok_or_else(|| argument_error("options.sourceIds must be an array of strings".to_owned()))).collect::<Result<_, _>>()?,
+            _ => return Err(argument_error("options.sourceIds must be an array of strings".to_owned())),
+        },
+    };
+    let core = crate::import::anthropic::AnthropicOptions {
+        scope,
+        source_ids,
+        fetched_at: options.optional_text("fetchedAt")?,
+        uncited_as_gaps: options.flag("uncitedAsGaps", false)?,
+    };
+    let request = json_value_arg(&request.into(), "request")?;
+    let response = json_value_arg(&response.into(), "response")?;
+    let bundle = crate::import::anthropic::from_anthropic_message(&request, &response, &core).map_err(|e| contract_error(&e))?;
+    typed(&bundle)
 }
 
 // ---- the document catalogue (the second article's frozen documents table) ------------

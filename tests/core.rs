@@ -415,9 +415,15 @@ fn quote_needs_a_unique_passage_and_a_valid_id() {
     let mut st = store();
     let s = scope("t");
     let r = st.ingest(&s, "a", "xx 😀 yy 😀 zz").unwrap();
-    assert_eq!(st.quote(&s, &r, "😀", "q").unwrap_err().code(), "quote_not_unique");
-    assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_unique");
-    assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_unique");
+    assert_eq!(st.quote(&s, &r, "😀", "q").unwrap_err().code(), "quote_ambiguous");
+    assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_found");
+    assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_found");
+    // The reference's one code for both, under compat "reference".
+    let reference = evidence_check::locate::LocateOptions { counting: evidence_check::locate::Counting::Reference, ..Default::default() };
+    for text in ["😀", "", "ww"] {
+        let sel = evidence_check::locate::Selector::exact(text);
+        assert_eq!(st.quote_with(&s, &r, &sel, "q", reference).unwrap_err().code(), "quote_not_unique");
+    }
     let c = st.quote(&s, &r, "yy 😀", "q").unwrap();
     assert_eq!((c.start, c.end), (5, 9), "code points, not bytes or UTF-16 units");
     match st.quote(&s, &r, "zz", "bad id").unwrap_err() {

@@ -1,6 +1,6 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText } from "./pkg/evidence_check.js";
+import init, { checkBundle, digestText, fromAnthropicMessage } from "./pkg/evidence_check.js";
 import { STATUS_MEANING } from "./status.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -369,7 +369,59 @@ function wire() {
   });
 }
 
+// ---- importers: an Anthropic request/response pair ---------------------------------
+
+/** Tells the request (it has `messages`) from the response (it has `content`). */
+function requestAndResponse(texts) {
+  const parsed = texts.map(({ name, text }) => {
+    try {
+      return { name, text, value: JSON.parse(text) };
+    } catch (e) {
+      throw Object.assign(new Error(`${name} is not JSON: ${e.message}`), { code: "invalid_json" });
+    }
+  });
+  const request = parsed.find((p) => Array.isArray(p.value?.messages));
+  const response = parsed.find((p) => p !== request && Array.isArray(p.value?.content));
+  if (parsed.length !== 2 || !request || !response) {
+    throw Object.assign(new Error("pick two files: the request (with messages) and the response (with content)"), { code: "invalid_argument" });
+  }
+  return { request, response };
+}
+
+async function importAnthropic(files) {
+  const texts = [];
+  for (const file of files) {
+    const text = await readFile(file);
+    if (text === null) return;
+    texts.push({ name: file.name, text });
+  }
+  let bundle;
+  try {
+    const { request, response } = requestAndResponse(texts);
+    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+  } catch (e) {
+    $("import-status").textContent = "";
+    const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
+    showErrors(`Anthropic import: ${e?.message ?? e}`, issues);
+    return;
+  }
+  const units = (bundle.import_notes ?? []).filter((n) => n.unit).map((n) => `${n.citation_id}: ${n.unit}`);
+  $("import-status").textContent = `Imported ${bundle.sources.length} documents and ${bundle.report.claims.length} cited claims (ranges matched in ${units.join(", ") || "no citation"}).`;
+  const text = JSON.stringify(bundle, null, 2);
+  $("paste").value = text;
+  check(text, "the Anthropic import");
+}
+
+function wireImporters() {
+  $("anthropic-files").addEventListener("change", async (e) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = "";
+    if (files.length) await importAnthropic(files);
+  });
+}
+
 await init();
 wire();
+wireImporters();
 $("loading").textContent = "Ready.";
 document.body.dataset.ready = "true";

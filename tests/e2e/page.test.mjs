@@ -215,3 +215,30 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
   });
   assert.deepEqual(errors, []);
 });
+
+test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
+  const { page, errors } = await open();
+  const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
+  // The order of the files does not matter: the request is the one with messages.
+  await page.setInputFiles("#anthropic-files", [fixture("response.json"), fixture("request.json")]);
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "needs review");
+  assert.deepEqual(await claimStates(page), { "claim-0": "pending review", "claim-1": "pending review", "claim-2": "pending review", "claim-3": "pending review", "claim-4": "pending review" });
+  assert.deepEqual(await marks(page), {
+    "doc-0": ["The grass is green.", "The sky is blue."],
+    "doc-1": ["地球是圆的。", "草是绿色的😀。"],
+    "doc-2": ["Second block. Third block."],
+  });
+  assert.equal(await page.textContent("#import-status"), "Imported 3 documents and 5 cited claims (ranges matched in cite-0: code_point, cite-1: code_point, cite-2: utf16, cite-3: code_point, cite-4: block).");
+  assert.equal(await page.isHidden("#errors"), true);
+
+  await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
+  await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");
+  assert.equal((await claimStates(page))["claim-1"], "invalid");
+  assert.match(await page.textContent("#why-cite-1"), /quote_mismatch/);
+
+  await page.setInputFiles("#anthropic-files", [fixture("request.json")]);
+  await page.waitForSelector("#errors:not([hidden])");
+  assert.match(await page.textContent("#errors-summary"), /pick two files/);
+  assert.deepEqual(errors, []);
+});

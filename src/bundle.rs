@@ -183,3 +183,19 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
     };
     Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
 }
+
+// ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------
+
+/// Parses and checks a bundle exactly as a check reads it (strict JSON: duplicate keys
+/// and oversize input refused; the whole contract, unknown fields included), but lets
+/// each source leave out `content`: for hosts that read the texts elsewhere, as the CLI's
+/// `--mcp` does. An absent `content` reads as empty; a present one is checked as usual.
+pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
+    let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
+    if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
+        for source in sources.iter_mut().filter_map(Value::as_object_mut) {
+            source.entry("content").or_insert_with(|| Value::String(String::new()));
+        }
+    }
+    Bundle::from_value_with(&v, limits)
+}

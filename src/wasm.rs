@@ -1513,6 +1513,41 @@ impl DocumentCatalog {
     }
 }
 
+// ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
+
+#[wasm_bindgen(typescript_custom_section)]
+const PARSE_BUNDLE_TYPES: &str = r#"
+/** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
+export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; }
+/** A bundle as parsed: every default filled in (an absent content reads as ""). */
+export interface ParsedBundle { scope: Scope; sources: { spec: SourceSpec; content: string; revision: number; fetched_at: string | null }[]; report: ParsedReport; reviews: Review[]; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "ParseBundleOptions")]
+    pub type JsParseBundleOptions;
+    #[wasm_bindgen(typescript_type = "ParsedBundle")]
+    pub type JsParsedBundle;
+}
+
+/// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
+/// parsed, without checking it against its sources. `requireContents: false` lets sources
+/// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
+#[wasm_bindgen(js_name = parseBundle)]
+pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
+    let options = Options::new(options.map(Into::into), &["requireContents", "maxClaims", "maxCitations", "maxInputBytes", "lang"], "options")?;
+    let _lang = LangGuard::set(options.lang()?);
+    let limits = options.limits()?;
+    let bundle: Bundle = if options.flag("requireContents", true)? {
+        parse_arg_with(&bundle.into(), true, "bundle", &limits)?
+    } else {
+        let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes)?;
+        crate::bundle::bundle_without_contents(&text, &limits).map_err(|e| contract_error(&e))?
+    };
+    typed(&bundle)
+}
+
 // ---- invisible characters (issue 12, finding 4) -----------------------------------------
 
 /// The text with every character that would hide content (controls, bidirectional and

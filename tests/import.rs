@@ -116,3 +116,21 @@ fn page_location_is_refused_naming_the_document() {
     let e = from_anthropic_message(&request, &response, &options()).unwrap_err();
     assert_eq!(e.violations[0].path, "/response/content/0/citations/0/document_index");
 }
+
+#[test]
+fn crlf_documents_map_to_the_normalised_text_and_search_results_are_refused() {
+    let request = json!({"messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "line one\r\nline two\r\nline three"}}]}]});
+    let cite = |s: u64, e: u64, t: &str| json!({"type": "char_location", "cited_text": t, "document_index": 0, "document_title": null, "start_char_index": s, "end_char_index": e});
+    let response = json!({"content": [
+        {"type": "text", "text": "two", "citations": [cite(10, 18, "line two")]},
+        {"type": "text", "text": "two and three", "citations": [cite(10, 30, "line two\r\nline three")]}]});
+    let bundle = from_anthropic_message(&request, &response, &options()).unwrap();
+    assert_eq!(bundle.sources[0].spec.title, "Document 0");
+    let spans: Vec<(u64, u64, &str)> = bundle.report.claims.iter().map(|c| (c.citations[0].start, c.citations[0].end, c.citations[0].quote.as_str())).collect();
+    assert_eq!(spans, vec![(9, 17, "line two"), (9, 28, "line two\nline three")]);
+    assert!(check(&bundle).assessment.issues.is_empty());
+    let response = json!({"content": [{"type": "text", "text": "x", "citations": [{"type": "web_search_result_location", "cited_text": "x", "url": "https://example.org", "title": "t", "encrypted_index": "e"}]}]});
+    let e = from_anthropic_message(&request, &response, &options()).unwrap_err();
+    assert_eq!(e.violations[0].path, "/response/content/0/citations/0/type");
+}

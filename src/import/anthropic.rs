@@ -222,6 +222,10 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
                 continue;
             };
             let kind = cite.get("type").and_then(Value::as_str).unwrap_or("");
+            if matches!(kind, "web_search_result_location" | "search_result_location") {
+                c.push(&join(&path, "type"), ViolationCode::NotAllowed, format!("a {kind} citation cites a search result, not a document of the request: its text is not the host's to check"));
+                continue;
+            }
             let Some(d) = usize_at(cite, "document_index") else {
                 c.push(&join(&path, "document_index"), ViolationCode::Missing, "a citation needs a document_index");
                 continue;

@@ -1,0 +1,37 @@
+//! Unit tests of the core (src/citation.rs): offset conversions between code points, UTF-16 and UTF-8.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use support::*;
+
+#[test]
+fn offsets_convert_between_units_and_never_split_a_character() {
+    use evidence_check::citation::{convert_offset, Unit};
+    use evidence_check::error::OffsetErrorKind;
+    let t = "a😀é中\n";
+    // code points: a 😀 é 中 \n = 5; UTF-16: 1 2 1 1 1 = 6; UTF-8: 1 4 2 3 1 = 11
+    let table = [(0, 0, 0), (1, 1, 1), (2, 3, 5), (3, 4, 7), (4, 5, 10), (5, 6, 11)];
+    for (cp, u16, u8) in table {
+        assert_eq!(convert_offset(t, cp, Unit::CodePoint, Unit::Utf16), Ok(u16));
+        assert_eq!(convert_offset(t, cp, Unit::CodePoint, Unit::Utf8), Ok(u8));
+        assert_eq!(convert_offset(t, u16, Unit::Utf16, Unit::CodePoint), Ok(cp));
+        assert_eq!(convert_offset(t, u8, Unit::Utf8, Unit::Utf16), Ok(u16));
+    }
+    assert_eq!(convert_offset(t, 2, Unit::Utf16, Unit::CodePoint), Err(OffsetErrorKind::SplitsSurrogatePair));
+    assert_eq!(convert_offset(t, 3, Unit::Utf8, Unit::CodePoint), Err(OffsetErrorKind::SplitsUtf8Sequence));
+    assert_eq!(convert_offset(t, 6, Unit::CodePoint, Unit::Utf8), Err(OffsetErrorKind::OutOfRange));
+
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", "x\r\n😀 offline.\n").unwrap();
+    // In JS the normalised text is "x\n😀 offline.\n"; "offline." is at UTF-16 [5, 13).
+    let c = st.quote_range(&s, &r, 5, 13, Unit::Utf16, "c").unwrap();
+    assert_eq!((c.start, c.end, c.quote.as_str()), (4, 12, "offline."));
+    assert!(st.check_citation(&s, &c).is_ok());
+    assert!(matches!(
+        st.quote_range(&s, &r, 3, 13, Unit::Utf16, "c"),
+        Err(evidence_check::store::QuoteRangeError::Offset(OffsetErrorKind::SplitsSurrogatePair))
+    ));
+}

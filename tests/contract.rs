@@ -1,0 +1,150 @@
+//! Unit tests of the core (src/contract/): the data contracts: patterns, blank text, types, lengths, cross-field rules, list limits, strict JSON.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use evidence_check::contract::validate::{is_blank, is_digest, is_filename, is_identifier};
+use evidence_check::{Contract, Report};
+use serde_json::json;
+use support::*;
+
+#[test]
+fn patterns_follow_the_reference_and_reject_a_trailing_newline() {
+    assert!(is_identifier("a"));
+    assert!(is_identifier(&format!("a{}", "b".repeat(63))));
+    assert!(!is_identifier(&format!("a{}", "b".repeat(64))));
+    assert!(!is_identifier("a\n"));
+    assert!(!is_identifier("_a"));
+    assert!(!is_identifier("é"));
+    assert!(!is_identifier(""));
+    assert!(is_filename("plan_a.md"));
+    assert!(!is_filename("plan_a.md\n"));
+    assert!(!is_filename(".md"));
+    assert!(!is_filename("a.txt"));
+    assert!(is_digest(&"a".repeat(64)));
+    assert!(!is_digest(&"A".repeat(64)));
+    assert!(!is_digest(&format!("{}\n", "a".repeat(64))));
+}
+
+#[test]
+fn blank_follows_python_strip() {
+    assert!(is_blank(" \t\n\u{3000}\u{a0}\u{2028}\u{1c}\u{1f}"));
+    assert!(!is_blank("\u{200b}"));
+    assert!(!is_blank("\u{feff}"));
+}
+
+#[test]
+fn no_coercion_and_every_violation_listed_with_its_path() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["start"] = json!("0");
+    r["claims"][0]["citations"][0]["end"] = json!(true);
+    r["claims"][0]["citations"][0]["ref"]["revision"] = json!(1.0);
+    r["claims"][0]["text"] = json!(1);
+    r["extra"] = json!(null);
+    let got = violations(r);
+    assert_eq!(
+        got,
+        vec![
+            ("/extra".to_owned(), "extra_field".to_owned()),
+            ("/claims/0/text".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/ref/revision".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/start".to_owned(), "wrong_type".to_owned()),
+            ("/claims/0/citations/0/end".to_owned(), "wrong_type".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn numbers_below_their_minimum_and_missing_fields() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["start"] = json!(-1);
+    r["claims"][0]["citations"][0]["end"] = json!(0);
+    r["claims"][0].as_object_mut().unwrap().remove("kind");
+    assert_eq!(
+        violations(r),
+        vec![
+            ("/claims/0/kind".to_owned(), "missing".to_owned()),
+            ("/claims/0/citations/0/start".to_owned(), "too_small".to_owned()),
+            ("/claims/0/citations/0/end".to_owned(), "too_small".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn lengths_count_code_points() {
+    let mut r = valid_report();
+    r["title"] = json!("😀".repeat(120));
+    assert!(Report::from_value(&r).is_ok());
+    r["title"] = json!("😀".repeat(121));
+    assert_eq!(violations(r), vec![("/title".to_owned(), "too_long".to_owned())]);
+}
+
+#[test]
+fn cross_field_rules_each_reported() {
+    let mut r = valid_report();
+    r["claims"][0]["citations"][0]["end"] = json!(0);
+    r["claims"][0]["citations"][0]["start"] = json!(0);
+    // end >= 1 is a field rule; start == end is the range rule.
+    r["claims"][0]["citations"][0]["end"] = json!(1);
+    r["claims"][0]["citations"][0]["start"] = json!(1);
+    assert_eq!(violations(r.clone()), vec![("/claims/0/citations/0".to_owned(), "empty_range".to_owned())]);
+
+    let mut r = valid_report();
+    r["claims"][0]["kind"] = json!("inference");
+    r["claims"][0]["rationale"] = json!(" \u{3000}");
+    assert_eq!(violations(r), vec![("/claims/0".to_owned(), "blank_claim".to_owned())]);
+
+    // Several report-level rules at once: all are listed, at the report's root.
+    let mut r = valid_report();
+    let claim = r["claims"][0].clone();
+    let mut other = claim.clone();
+    other["citations"][0]["quote"] = json!("y");
+    other["citations"] = json!([other["citations"][0].clone(), other["citations"][0].clone()]);
+    r["claims"] = json!([claim.clone(), claim, other]);
+    r["conflicts"] = json!([{"claim_ids": ["k1", "k1"], "reason": "r"}, {"claim_ids": ["k1", "zz"], "reason": "r"}]);
+    assert_eq!(
+        violations(r),
+        vec![
+            ("".to_owned(), "duplicate_claim_id".to_owned()),
+            ("".to_owned(), "duplicate_citation_in_claim".to_owned()),
+            ("".to_owned(), "citation_id_conflict".to_owned()),
+            ("".to_owned(), "duplicate_conflict_member".to_owned()),
+            ("".to_owned(), "unknown_conflict_member".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn list_limits() {
+    let mut r = valid_report();
+    let c = r["claims"][0]["citations"][0].clone();
+    r["claims"][0]["citations"] = json!([c.clone(), c.clone(), c.clone(), c.clone(), c]);
+    r["gaps"] = json!(vec!["g"; 9]);
+    r["conflicts"] = json!([{"claim_ids": ["k1"], "reason": "r"}]);
+    assert_eq!(
+        violations(r),
+        vec![
+            ("/claims/0/citations".to_owned(), "too_long".to_owned()),
+            ("/conflicts/0/claim_ids".to_owned(), "too_short".to_owned()),
+            ("/gaps".to_owned(), "too_long".to_owned()),
+        ]
+    );
+    let mut r = valid_report();
+    r["claims"] = json!([]);
+    assert_eq!(violations(r), vec![("/claims".to_owned(), "too_short".to_owned())]);
+}
+
+#[test]
+fn json_text_duplicate_keys_and_size_limit() {
+    let e = Report::from_json(r#"{"title": "a", "title": "b", "claims": []}"#).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "duplicate_key");
+    let e = Report::from_json("{").unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "invalid_json");
+    let tiny = evidence_check::contract::Limits { max_input_bytes: 10, ..Default::default() };
+    let e = Report::from_json_with(&valid_report().to_string(), &tiny).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "input_too_large");
+    let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+    let e = Report::from_json(&deep).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "too_deep");
+}

@@ -441,6 +441,25 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     Ok(text)
 }
 
+/// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
+const MAX_ID_UNITS: usize = 64;
+
+/// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is
+/// not copied into wasm memory: the stand-in is used instead, which the core refuses with
+/// the same code, at the same point of its order, as the real string.
+fn bounded_text_arg(value: &JsValue, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
+    match value.dyn_ref::<JsString>() {
+        Some(s) if s.length() as usize > max_units => Ok(stand_in.to_owned()),
+        _ => text_arg(value, name),
+    }
+}
+
+/// An identifier argument (a source, claim or citation id): one over 64 units becomes the
+/// stand-in "-", which matches no catalogue entry or claim and breaks the same pattern.
+fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    bounded_text_arg(value, name, MAX_ID_UNITS, "-")
+}
+
 /// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
 /// limit (a UTF-8 encoding has at least as many bytes as UTF-16 units).
 fn check_size(s: &JsString, name: &str, max_bytes: usize) -> Result<(), JsValue> {
@@ -576,7 +595,8 @@ impl Options {
     fn clock(&self) -> Result<Clock, JsValue> {
         match self.get("now") {
             Some(v) => {
-                let now = text_arg(&v, "options.now")?;
+                // No valid date-time is near 256 units long; the stand-in is refused alike.
+                let now = bounded_text_arg(&v, "options.now", 256, "")?;
                 Clock::fixed(&now).map_err(|k| evidence_error(k.code(), k.message()))
             }
             None => Ok(host_clock()),
@@ -716,7 +736,7 @@ fn busy_error() -> JsValue {
 /// Whether a JS string is blank in the core's sense, read in bounded pieces (never
 /// copied into wasm memory whole).
 fn js_blank(s: &JsString) -> bool {
-    const PIECE: u32 = 64 * 1024;
+    const PIECE: u32 = 16 * 1024;
     let len = s.length();
     (0..len.div_ceil(PIECE)).all(|i| crate::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
 }
@@ -742,7 +762,7 @@ impl EvidenceStore {
     pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
         if let Some(s) = content.dyn_ref::<JsString>() {
             let core = self.core()?;
             let units = s.length() as usize;
@@ -760,7 +780,7 @@ impl EvidenceStore {
     pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
         let result = value_arg(&result.into(), "result")?;
         let r = self.core()?.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
         typed(&r)
@@ -798,8 +818,10 @@ impl EvidenceStore {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
-        let text = text_arg(&text, "text")?;
-        let citation_id = text_arg(&citation_id, "citationId")?;
+        // A text longer than any snapshot can hold occurs nowhere, like the empty stand-in.
+        let max_units = self.core()?.options().max_source_bytes;
+        let text = bounded_text_arg(&text, "text", max_units, "")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
         let c = self.core()?.quote(&scope, &source_ref, &text, &citation_id).map_err(store_error)?;
         typed(&c)
     }
@@ -820,7 +842,7 @@ impl EvidenceStore {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
-        let citation_id = text_arg(&citation_id, "citationId")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
         let options = Options::new(options.map(Into::into), &["unit"], "options")?;
         let unit = options.unit("unit", Unit::Utf16)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
@@ -835,7 +857,7 @@ impl EvidenceStore {
     pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
         self.core()?.remove(&scope, &source_id).map_err(store_error)
     }
 
@@ -949,19 +971,21 @@ pub fn record_review(
     };
     let verdict: JsValue = verdict.into();
     // Non-strings are refused by the review rules themselves, in the reference's order.
-    let as_value = |v: &JsValue, name: &str| -> Result<Value, JsValue> {
-        if v.is_string() {
-            text_arg(v, name).map(Value::String)
-        } else {
-            Ok(Value::Null)
+    // A string too long to be valid (an id over 64 units, a verdict over 12, a note over
+    // twice its 1,000 code points) is not copied: like a non-string, it is refused by the
+    // same rule.
+    let as_value = |v: &JsValue, name: &str, max_units: usize| -> Result<Value, JsValue> {
+        match v.dyn_ref::<JsString>() {
+            Some(s) if (s.length() as usize) <= max_units => text_arg(v, name).map(Value::String),
+            _ => Ok(Value::Null),
         }
     };
     let review = crate::review::record_review_value(
         &scope,
         &report,
-        &as_value(&claim_id, "claimId")?,
-        &as_value(&verdict, "verdict")?,
-        &as_value(&note, "note")?,
+        &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
+        &as_value(&verdict, "verdict", 12)?,
+        &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
         &clock,
     )
     .map_err(|k| evidence_error(k.code(), k.message()))?;

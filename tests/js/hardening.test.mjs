@@ -302,17 +302,59 @@ test("every call after free() throws a coded store_freed; free() twice does noth
 
 test("ingest refuses an oversize text before copying it into wasm memory", () => {
   const store = new ec.EvidenceStore(specs, { now: NOW });
-  const huge = "x".repeat(300 * 1024 * 1024);
-  const blank = " ".repeat(30 * 1024 * 1024);
+  const refusals = (mb) => {
+    const huge = "x".repeat(mb * 1024 * 1024);
+    const blank = " ".repeat((mb / 10) * 1024 * 1024);
+    assert.throws(() => store.ingest(scope, "plan_a", huge), (e) => e.code === "source_too_large");
+    // The core's order holds: an unknown source, then a blank text, before the size.
+    assert.throws(() => store.ingest(scope, "nope", huge), (e) => e.code === "unknown_source");
+    assert.throws(() => store.ingest(scope, "plan_a", blank), (e) => e.code === "empty_content");
+    assert.throws(() => store.ingest(scope, "plan_a", blank + "y"), (e) => e.code === "source_too_large");
+    return huge;
+  };
+  // Warmed up on texts of 1 MB (a blank text is read in bounded pieces, which may take
+  // a page of memory once), then 300 MB: wasm memory does not grow.
+  refusals(1);
   const before = ec.wasmMemoryBytes();
-  assert.throws(() => store.ingest(scope, "plan_a", huge), (e) => e.code === "source_too_large");
-  // The core's order holds: an unknown source, then a blank text, before the size.
-  assert.throws(() => store.ingest(scope, "nope", huge), (e) => e.code === "unknown_source");
-  assert.throws(() => store.ingest(scope, "plan_a", blank), (e) => e.code === "empty_content");
-  assert.throws(() => store.ingest(scope, "plan_a", blank + "y"), (e) => e.code === "source_too_large");
+  const huge = refusals(300);
   assert.equal(ec.wasmMemoryBytes(), before, "the text was not copied into wasm memory");
   // Just over the limit in bytes but not in UTF-16 units: copied, then refused by the core.
   assert.throws(() => store.ingest(scope, "plan_a", "é".repeat(12001)), (e) => e.code === "source_too_large");
   store.close();
   assert.throws(() => store.ingest(scope, "plan_a", huge), (e) => e.code === "store_closed");
+});
+
+test("every string argument with a size limit is refused alike, and before it is copied", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  const quote = bundle.report.claims[0].citations[0].quote;
+  const calls = {
+    "ingest sourceId": (v) => store.ingest(scope, v, "text"),
+    "ingestReadResult sourceId": (v) => store.ingestReadResult(scope, v, { status: "ok", data: { filename: "plan_a.md", content: "x" } }),
+    "remove sourceId": (v) => store.remove(scope, v),
+    "quote text": (v) => store.quote(scope, ref, v, "c"),
+    "quote citationId": (v) => store.quote(scope, ref, quote, v),
+    "quoteRange citationId": (v) => store.quoteRange(scope, ref, 0, 1, v),
+    "recordReview claimId": (v) => ec.recordReview(scope, bundle.report, v, "supported", "n", { now: NOW }),
+    "recordReview verdict": (v) => ec.recordReview(scope, bundle.report, "claim_a", v, "n", { now: NOW }),
+    "recordReview note": (v) => ec.recordReview(scope, bundle.report, "claim_a", "supported", v, { now: NOW }),
+    "checkBundle options.now": (v) => ec.checkBundle(bundle, { now: v }),
+    "store options.now": (v) => new ec.EvidenceStore(specs, { now: v }),
+  };
+  const outcome = (call, v) => {
+    try {
+      return ["accepted", JSON.stringify(call(v))];
+    } catch (e) {
+      return [e.code, JSON.stringify(e.issues ?? null)];
+    }
+  };
+  // Just over every limit (ids 64 units, verdicts 12, notes 1,000 code points, now) …
+  const small = Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, outcome(call, "y".repeat(2003))]));
+  // … and 300 MB: the same refusal, and nothing copied into wasm memory.
+  const huge = "y".repeat(300 * 1024 * 1024);
+  const before = ec.wasmMemoryBytes();
+  for (const [name, call] of Object.entries(calls)) assert.deepEqual(outcome(call, huge), small[name], name);
+  assert.equal(ec.wasmMemoryBytes(), before, "no argument was copied into wasm memory");
+  assert.deepEqual(small["quote text"][0], "quote_not_unique");
+  assert.deepEqual(small["recordReview note"][0], "invalid_note");
 });

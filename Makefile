@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e golden-bundle golden-extra clean
+.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
 
 all: build
 
@@ -43,7 +43,7 @@ serve: build
 
 ## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
 bench: build
-	@test -x .venv/bin/python || (python3 -m venv .venv && .venv/bin/pip install -q pydantic==2.14.3) || echo "bench: no Python venv; the reference is not compared"
+	@bash scripts/setup.sh python || echo "bench: no Python venv; the reference is not compared"
 	node bench/bench.mjs
 
 ## profile: where the native core spends its instructions on the demo (valgrind callgrind)
@@ -71,7 +71,7 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 
 ## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node
+test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node test-gfm
 
 test-native:
 	$(CARGO) test --all-targets
@@ -90,6 +90,11 @@ test-wasm-web: setup
 test-node: build
 	node --test tests/js/
 
+## test-gfm: the injection corpus rendered by cmark-gfm, GitHub's renderer (Python venv)
+test-gfm: build
+	@bash scripts/setup.sh python
+	.venv/bin/python tests/gfm/test_gfm.py
+
 test-e2e: build
 	@bash scripts/setup.sh browser
 	node --test tests/e2e/
@@ -100,7 +105,7 @@ golden-bundle:
 
 ## golden-extra: regenerate tests/data/extra/ with the Python reference
 golden-extra:
-	@test -x .venv/bin/python || (python3 -m venv .venv && .venv/bin/pip install -q pydantic==2.14.3)
+	@bash scripts/setup.sh python
 	cd tests/data/extra && python3 make_cases.py
 	@ref=$${REFERENCE_DIR:-../shared/reference}; for f in tests/data/extra/cases/*.json; do \
 	  (cd $$ref && REFERENCE_NOW=$(NOW) $(CURDIR)/.venv/bin/python reference_cli.py) < $$f > tests/data/extra/expected/$$(basename $$f) || exit 1; done

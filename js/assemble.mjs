@@ -54,7 +54,7 @@ for (const target of ["node", "web"]) rmSync(join(pkg, target, ".gitignore"), { 
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
-for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`assembled pkg/ (evidence-check ${version})`);

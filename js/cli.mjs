@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, or print a source digest.
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadPackage, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
+import { loadPackage, readInputFile, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
 
 const USAGE = `usage:
   evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference] [--lang zh|en]
@@ -12,6 +12,8 @@ const USAGE = `usage:
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
   evidence-check digest FILE
+  evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
   evidence-check --help | --version
 
 check   assesses the bundle's report against its sources and reviews, prints the
@@ -27,6 +29,7 @@ check   assesses the bundle's report against its sources and reviews, prints the
         --lang en gives English messages and artifact labels (zh, the reference's, is the default).
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
+import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
@@ -77,17 +80,24 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** Reads a file as UTF-8, refusing invalid bytes rather than replacing them. */
-function readText(path) {
-  const bytes = readFileSync(path);
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const err = new Error(`${path} is not valid UTF-8`);
-    err.code = "invalid_utf8";
-    throw err;
-  }
+// Control characters (C0 but the line feed, DEL, C1) and bidirectional controls: a report
+// key, a file name or a server's error text holding them could clear the screen, colour a
+// fake status or reorder a line. Everything the CLI prints shows them as ⟦U+XXXX⟧; --json
+// output escapes them as \uXXXX (JSON.stringify leaves DEL, C1 and bidi controls raw).
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const hex = (c) => c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+
+/** Text for a terminal: every control character shown as ⟦U+XXXX⟧, line feeds kept. */
+function terminalSafe(text) {
+  return String(text).replace(CONTROLS, (c) => `⟦U+${hex(c)}⟧`);
 }
+
+/** JSON for a terminal: the same value, every control character as a \uXXXX escape. */
+function jsonOut(value) {
+  return JSON.stringify(value, null, 2).replace(CONTROLS, (c) => `\\u${hex(c)}`) + "\n";
+}
+
+const print = (text) => process.stdout.write(terminalSafe(text) + "\n");
 
 function pad(s, n) {
   return s + " ".repeat(Math.max(0, n - [...s].length));
@@ -133,6 +143,7 @@ function isDirectory(path) {
 async function checkDirectory(opts) {
   const dir = opts.positional[1];
   if (opts.out !== undefined) throw new UsageError("--out takes one bundle, not a directory");
+  if (opts.mcp !== undefined) throw new UsageError("--mcp takes one bundle, not a directory");
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f));
   const { Piscina } = await import("piscina");
   const jobs = opts.jobs ?? availableParallelism();
@@ -170,33 +181,36 @@ async function checkDirectory(opts) {
     }
   }
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ directory: dir, jobs, bundles: files.length, seconds, counts, results }, null, 2) + "\n");
+    process.stdout.write(jsonOut({ directory: dir, jobs, bundles: files.length, seconds, counts, results }));
   } else {
     const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
     for (const r of results.filter((r) => r.error)) lines.push(`  ${r.path}: ${r.error.code}: ${r.error.message}`);
-    process.stdout.write(lines.join("\n") + "\n");
+    print(lines.join("\n"));
   }
   return worst;
 }
 
-/** With --mcp: the catalogue, report and reviews from the bundle, the texts from the server. */
+/**
+ * With --mcp: the catalogue, report and reviews from the bundle (read as strictly as
+ * checkBundle reads it, contents optional), the texts from the server. SIGINT, SIGTERM
+ * and SIGHUP shut the server down; a second one kills its process group at once and exits.
+ */
 async function checkViaMcp(lib, opts, path, text) {
-  const { readSourcesViaMcp, splitCommand } = await import("./mcp.mjs");
-  let bundle;
-  try {
-    bundle = JSON.parse(text);
-  } catch (e) {
-    const err = new Error(`${path} is not JSON: ${e.message}`);
-    err.code = "invalid_json";
-    throw err;
-  }
+  const { readSourcesViaMcp, splitCommand, killServers } = await import("./mcp.mjs");
+  const bundle = lib.parseBundle(text, { requireContents: false, ...(opts.lang === undefined ? {} : { lang: opts.lang }) });
   const [command, ...args] = splitCommand(opts.mcp);
-  const specs = (bundle?.sources ?? []).map((s) => s?.spec);
+  const specs = bundle.sources.map((s) => s.spec);
   const store = new lib.EvidenceStore(specs, { ...(opts.now === undefined ? {} : { now: opts.now }), ...(opts.lang === undefined ? {} : { lang: opts.lang }) });
   const ac = new AbortController();
-  const onSigint = () => ac.abort();
-  process.once("SIGINT", onSigint);
+  const onSignal = () => {
+    if (!ac.signal.aborted) return ac.abort();
+    killServers("SIGKILL");
+    process.stderr.write("evidence-check: interrupted; the MCP server was shut down\n");
+    process.exit(UNUSABLE);
+  };
+  const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const s of SIGNALS) process.on(s, onSignal);
   try {
     await readSourcesViaMcp(store, bundle.scope, specs, {
       command,
@@ -209,17 +223,17 @@ async function checkViaMcp(lib, opts, path, text) {
       signal: ac.signal,
     });
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    for (const s of SIGNALS) process.removeListener(s, onSignal);
   }
   const clock = {};
   if (opts.now !== undefined) clock.now = opts.now;
   if (opts.compat !== undefined) clock.compat = opts.compat;
   if (opts.lang !== undefined) clock.lang = opts.lang;
-  const report = JSON.stringify(bundle.report);
-  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews ?? [], opts.lang === undefined ? {} : { lang: opts.lang });
+  const report = bundle.report;
+  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews, opts.lang === undefined ? {} : { lang: opts.lang });
   const result = { assessment };
   try {
-    result.artifact = lib.render(bundle.scope, report, store, bundle.reviews ?? [], clock);
+    result.artifact = lib.render(bundle.scope, report, store, bundle.reviews, clock);
   } catch (e) {
     if (e?.code === "report_invalid" || e?.code === "artifact_too_large") result.render_error = { code: e.code, message: e.message };
     else throw e;
@@ -232,7 +246,7 @@ async function check(lib, opts) {
   if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json or one directory");
   if (opts.jobs !== undefined) throw new UsageError("--jobs takes a directory of bundles");
   const path = opts.positional[1];
-  const text = readText(path);
+  const text = readInputFile(path);
   const options = { render: true };
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
@@ -240,7 +254,7 @@ async function check(lib, opts) {
   const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text);
   if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
   if (opts.json) {
-    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    process.stdout.write(jsonOut(result));
   } else {
     let bundle;
     try {
@@ -248,13 +262,9 @@ async function check(lib, opts) {
     } catch {
       bundle = undefined;
     }
-    process.stdout.write(printTable(result, bundle) + "\n");
+    print(printTable(result, bundle));
     if (opts.out !== undefined) {
-      process.stdout.write(
-        result.artifact
-          ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})\n`
-          : `artifact: not written to ${opts.out}\n`,
-      );
+      print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
     }
   }
   return STATUS_EXIT[result.assessment.status];
@@ -262,7 +272,7 @@ async function check(lib, opts) {
 
 function digest(lib, opts) {
   if (opts.positional.length !== 2) throw new UsageError("digest takes one FILE");
-  process.stdout.write(lib.digestText(readText(opts.positional[1])) + "\n");
+  process.stdout.write(lib.digestText(readInputFile(opts.positional[1])) + "\n");
   return 0;
 }
 
@@ -272,10 +282,12 @@ function describe(err) {
   if (Array.isArray(err.issues)) {
     for (const i of err.issues) lines.push(`  ${i.path === "" ? "/" : i.path}: ${i.message} (${i.code})`);
   }
-  return lines.join("\n");
+  return terminalSafe(lines.join("\n"));
 }
 
 export async function main(argv) {
+  // `import` and `locate` live in importers.mjs (their own options and usage).
+  if (argv[0] === "import" || argv[0] === "locate") return (await import("./importers.mjs")).main(argv);
   let opts;
   try {
     opts = parseArgs(argv);

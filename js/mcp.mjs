@@ -4,11 +4,21 @@
 // Guards, each a clear error naming the source, with nothing ingested at all: the call
 // fails or reports isError; the response is over the byte cap; the server does not
 // answer in time; a structured read result names another file than the spec. The server
-// process is always shut down.
+// runs in its own process group, and the whole group is shut down: after every read, on
+// errors, on an abort, and (synchronously) when this process exits. Only a bounded tail
+// of the server's stderr is kept.
+import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
 export const MCP_DEFAULTS = { tool: "read_text_file", argument: "path", timeoutMs: 5000, maxBytes: 32000 };
+
+/** Characters of the server's stderr kept for error messages (the end of it). */
+const STDERR_TAIL = 4096;
+/** How long a server gets to exit after its stdin closes, and after SIGTERM. */
+const GRACE_MS = 1000;
+const POSIX = process.platform !== "win32";
 
 /** An error with a stable code, naming the source it concerns. */
 export class McpReadError extends Error {
@@ -18,6 +28,143 @@ export class McpReadError extends Error {
     this.code = code;
     if (sourceId !== undefined) this.source_id = sourceId;
   }
+}
+
+/** Servers that may still run; killed when the process exits, whatever the path. */
+const live = new Set();
+
+/** Sends `signal` to every server this process started that may still run (synchronous). */
+export function killServers(signal = "SIGKILL") {
+  for (const t of live) t.kill(signal);
+}
+const killOnExit = () => killServers("SIGKILL");
+
+/**
+ * The SDK's stdio transport, but the server is started in its own process group (so a
+ * shell wrapper's children go with it), the group is killed on close, stderr is kept as
+ * a bounded tail, and one message line may not exceed `maxLineBytes` (`overflow` then
+ * holds how many bytes had come).
+ */
+class GroupStdioTransport {
+  constructor({ command, args, cwd, env, maxLineBytes }) {
+    Object.assign(this, { command, args, cwd, env, maxLineBytes });
+    this.stderrTail = "";
+    this.overflow = undefined;
+    this.parts = [];
+    this.size = 0;
+  }
+
+  start() {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.command, this.args, {
+        cwd: this.cwd,
+        env: { ...getDefaultEnvironment(), ...this.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: POSIX,
+        windowsHide: true,
+      });
+      this.child = child;
+      child.on("error", (e) => {
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.on("spawn", () => {
+        this.pid = child.pid;
+        live.add(this);
+        if (live.size === 1) process.on("exit", killOnExit);
+        resolve();
+      });
+      child.on("close", () => this.closed());
+      child.stdout.on("data", (chunk) => this.receive(chunk));
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (d) => (this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL)));
+      for (const s of [child.stdin, child.stdout, child.stderr]) s.on("error", (e) => this.onerror?.(e));
+    });
+  }
+
+  /** Splits stdout into message lines, refusing a line over the cap. */
+  receive(chunk) {
+    if (this.overflow !== undefined) return;
+    let at = chunk.indexOf(0x0a);
+    while (at !== -1) {
+      const line = Buffer.concat([...this.parts, chunk.subarray(0, at)]).toString("utf8").replace(/\r$/, "");
+      this.parts = [];
+      this.size = 0;
+      chunk = chunk.subarray(at + 1);
+      at = chunk.indexOf(0x0a);
+      let message;
+      try {
+        message = deserializeMessage(line);
+      } catch (e) {
+        this.onerror?.(e);
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+    if (chunk.length === 0) return;
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    if (this.size > this.maxLineBytes) {
+      this.overflow = this.size;
+      this.parts = [];
+      this.close().catch(() => {});
+    }
+  }
+
+  send(message) {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || !stdin.writable) return reject(new Error("Not connected"));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Signals the server's whole process group; false when nothing was there. */
+  kill(signal) {
+    if (this.pid === undefined || !live.has(this)) return false;
+    try {
+      process.kill(POSIX ? -this.pid : this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Closes stdin, then SIGTERM and at last SIGKILL to the group; idempotent. */
+  close() {
+    this.closing ??= (async () => {
+      if (this.pid !== undefined) {
+        const child = this.child;
+        try {
+          child.stdin.end();
+        } catch {}
+        await until(() => child.exitCode !== null || child.signalCode !== null, GRACE_MS);
+        // The leader may be gone while a shell wrapper's children still run: signal the group.
+        if (this.kill("SIGTERM")) await until(() => !this.kill(0), GRACE_MS);
+        if (this.kill("SIGKILL")) await until(() => !this.kill(0), GRACE_MS);
+        live.delete(this);
+        if (live.size === 0) process.removeListener("exit", killOnExit);
+        // Nothing of the server may keep this process's event loop alive.
+        for (const s of [child.stdin, child.stdout, child.stderr]) s.destroy();
+        child.unref();
+      }
+      this.closed();
+    })();
+    return this.closing;
+  }
+
+  closed() {
+    if (this.done) return;
+    this.done = true;
+    this.onclose?.();
+  }
+}
+
+/** Resolves once `test()` holds, or after `ms` at most (polling). */
+async function until(test, ms) {
+  const end = Date.now() + ms;
+  while (!test() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 }
 
 function withTimeout(promise, ms, onTimeout) {
@@ -39,19 +186,14 @@ export function splitCommand(line) {
 
 /**
  * What a tool result holds: a structured ReadResult ({status, message?, data: {filename,
- * content}}), or plain text (content: [{type: "text", text}]).
+ * content}}) in `structuredContent`, or plain text (content: [{type: "text", text}]).
+ * Text is always text: a file whose text looks like a read result is read as that text.
  */
 function interpret(response) {
   const sc = response.structuredContent;
   if (sc && typeof sc === "object" && "status" in sc && "data" in sc) return { readResult: sc };
   const texts = (response.content ?? []).filter((c) => c?.type === "text").map((c) => c.text);
-  if (texts.length === 1) {
-    try {
-      const parsed = JSON.parse(texts[0]);
-      if (parsed && typeof parsed === "object" && "status" in parsed && "data" in parsed) return { readResult: parsed };
-    } catch {}
-    return { text: texts[0] };
-  }
+  if (texts.length === 1) return { text: texts[0] };
   if (sc && typeof sc === "object" && typeof sc.content === "string") return { text: sc.content };
   return null;
 }
@@ -64,14 +206,19 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const { command, args = [], cwd, env, tool, argument, timeoutMs, maxBytes, signal } = { ...MCP_DEFAULTS, ...given };
   if (typeof command !== "string" || command === "") throw new McpReadError("invalid_argument", "options.command must name the server to start");
-  const transport = new StdioClientTransport({ command, args, cwd, env: env ?? process.env, stderr: "pipe" });
+  // One message line may hold the response with every character escaped (\uXXXX, 6 bytes
+  // per byte) and the JSON-RPC envelope; a longer line is refused before it is parsed.
+  const maxLineBytes = 6 * maxBytes + 65536;
+  const transport = new GroupStdioTransport({ command, args, cwd, env: env ?? process.env, maxLineBytes });
   const client = new Client({ name: "evidence-check", version: "0.1.0" });
-  const stderr = [];
-  transport.stderr?.on("data", (d) => stderr.push(String(d)));
+  const stderr = () => transport.stderrTail.trim().slice(-300);
+  const tooLarge = (sourceId) =>
+    new McpReadError("mcp_response_too_large", `the response passed ${transport.overflow} bytes unfinished, over the cap of ${maxBytes} bytes of JSON; it was not read further`, sourceId);
   const reads = [];
   let interrupted = false;
   const onAbort = () => {
     interrupted = true;
+    transport.kill("SIGTERM");
     transport.close().catch(() => {});
   };
   signal?.addEventListener("abort", onAbort, { once: true });
@@ -81,7 +228,8 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
       new McpReadError("mcp_timeout", `the MCP server did not answer the handshake within ${timeoutMs} ms`),
     ).catch((e) => {
       if (e instanceof McpReadError) throw e;
-      throw new McpReadError("mcp_unavailable", `the MCP server could not be started or reached: ${e.message}${stderr.length ? ` (${stderr.join("").trim().slice(0, 300)})` : ""}`);
+      if (transport.overflow !== undefined) throw tooLarge(undefined);
+      throw new McpReadError("mcp_unavailable", `the MCP server could not be started or reached: ${e.message}${stderr() ? ` (${stderr()})` : ""}`);
     });
     for (const spec of specs) {
       let response;
@@ -92,6 +240,7 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
           () => new McpReadError("mcp_timeout", `no answer within ${timeoutMs} ms`, spec.source_id),
         );
       } catch (e) {
+        if (transport.overflow !== undefined) throw tooLarge(spec.source_id);
         if (e instanceof McpReadError) throw e;
         const timedOut = /timed out|timeout/i.test(String(e?.message));
         throw new McpReadError(timedOut ? "mcp_timeout" : "mcp_call_failed", timedOut ? `no answer within ${timeoutMs} ms` : `the call to ${tool} failed: ${e?.message ?? e}`, spec.source_id);

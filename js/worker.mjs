@@ -1,14 +1,13 @@
 // One worker of `evidence-check check --jobs N DIR`: its own wasm instance, checking
 // one bundle file per task.
-import { readFileSync } from "node:fs";
-import { loadPackage } from "./load.mjs";
+import { loadPackage, readInputFile } from "./load.mjs";
 
 const lib = loadPackage();
 
 /** Checks one bundle; returns its status, or the reason it could not be checked. */
 export default function checkFile({ path, now, compat, lang }) {
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
+    const text = readInputFile(path);
     const options = { render: true };
     if (now !== undefined) options.now = now;
     if (compat !== undefined) options.compat = compat;

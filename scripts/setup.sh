@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs, idempotently, everything the build and the tests need on a fresh machine.
-# Usage: scripts/setup.sh [rust|wasm|npm|browser|fuzz|all]...   (default: all)
+# Usage: scripts/setup.sh [rust|wasm|npm|browser|fuzz|python|all]...   (default: all)
 # Each step checks first and does nothing when its tool is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf 'setup: %s\n' "$*" >&2; }
+
+CMARKGFM_VERSION=2025.10.22
 
 # The wasm-bindgen version pinned in Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
 pinned_bindgen() {
@@ -60,6 +62,19 @@ step_fuzz() {
   fi
 }
 
+step_python() {
+  # .venv: the reference's pydantic (golden-extra, bench) and cmark-gfm, GitHub's
+  # renderer (test-gfm).
+  if [ ! -x .venv/bin/python ]; then
+    log "creating the Python venv .venv"
+    python3 -m venv .venv
+  fi
+  if ! .venv/bin/python -c "import sys, importlib.metadata as m; sys.exit(m.version('pydantic') != '2.14.3' or m.version('cmarkgfm') != '$CMARKGFM_VERSION')" >/dev/null 2>&1; then
+    log "installing pydantic==2.14.3 and cmarkgfm==$CMARKGFM_VERSION into .venv"
+    .venv/bin/pip install -q pydantic==2.14.3 "cmarkgfm==$CMARKGFM_VERSION"
+  fi
+}
+
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
 for s in "${steps[@]}"; do
@@ -69,7 +84,8 @@ for s in "${steps[@]}"; do
     npm) step_npm ;;
     browser) step_browser ;;
     fuzz) step_fuzz ;;
-    all) step_wasm; step_npm; step_browser ;;
-    *) log "unknown step '$s' (rust|wasm|npm|browser|fuzz|all)"; exit 2 ;;
+    python) step_python ;;
+    all) step_wasm; step_npm; step_browser; step_python ;;
+    *) log "unknown step '$s' (rust|wasm|npm|browser|fuzz|python|all)"; exit 2 ;;
   esac
 done

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use crate::assess::check;
 use crate::contract::validate::Checker;
 use crate::contract::{Citation, Contract, Report, Scope};
-use crate::error::{ContractError, ReviewErrorKind, ViolationCode};
+use crate::error::{ContractError, ReviewErrorKind, StoreError, ViolationCode};
 use crate::store::EvidenceStore;
 
 /// How many code points of context a `TextQuoteSelector` carries on each side.
@@ -123,4 +123,54 @@ pub fn from_web_annotation(v: &Value) -> Result<Citation, ContractError> {
             })
             .collect(),
     })
+}
+
+/// The source an annotation's target names: its `state.source_id`, or else the one
+/// catalogue entry whose locator is the target's `source`.
+fn target_source(target: &Map<String, Value>, store: &EvidenceStore) -> Option<String> {
+    if let Some(id) = target.get("state").and_then(|s| s.get("source_id")).and_then(Value::as_str) {
+        return Some(id.to_owned());
+    }
+    let locator = target.get("source").and_then(Value::as_str)?;
+    let mut found = store.specs().filter(|s| s.locator == locator);
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one.source_id.clone()),
+        _ => None,
+    }
+}
+
+/// [`from_web_annotation`], and for an annotation with only a `TextQuoteSelector`
+/// (`exact`, optional `prefix` / `suffix`), the citation the one locator finds in the
+/// current revision of its source (named by `state.source_id` or by the target's
+/// `source` matching one catalogue locator). Absent → `quote_not_found`, ambiguous →
+/// `quote_ambiguous`; never a guess. The citation id is the annotation id without
+/// [`ID_PREFIX`], or `annotation` for a foreign id.
+pub fn from_web_annotation_in(v: &Value, scope: &Scope, store: &EvidenceStore, whitespace: crate::locate::Whitespace) -> Result<Citation, StoreError> {
+    let target = v.get("target").and_then(Value::as_object);
+    let selectors: &[Value] = match target.and_then(|t| t.get("selector")) {
+        Some(Value::Array(a)) => a,
+        Some(one @ Value::Object(_)) => std::slice::from_ref(one),
+        _ => &[],
+    };
+    let (Some(target), Some(quote), None) = (target, selector(selectors, "TextQuoteSelector"), selector(selectors, "TextPositionSelector")) else {
+        return Ok(from_web_annotation(v)?);
+    };
+    let mut c = Checker::default();
+    let text = |key: &str| quote.get(key).and_then(Value::as_str).map(str::to_owned);
+    let exact = text("exact");
+    if exact.is_none() {
+        c.push("/target/selector", ViolationCode::Missing, "a TextQuoteSelector needs its exact text");
+    }
+    let source_id = target_source(target, store);
+    if source_id.is_none() {
+        c.push("/target/source", ViolationCode::NotAllowed, "the target names no catalogued source (give state.source_id, or a source equal to one catalogue locator)");
+    }
+    let (Some(exact), Some(source_id)) = (exact, source_id) else {
+        return Err(ContractError { subject: "web_annotation", violations: c.violations }.into());
+    };
+    let selector = crate::locate::Selector { exact, prefix: text("prefix"), suffix: text("suffix"), occurrence: None };
+    let options = crate::locate::LocateOptions { whitespace, ..Default::default() };
+    let (snapshot, found) = store.locate_current(scope, &source_id, &selector, options)?;
+    let id = v.get("id").and_then(Value::as_str).and_then(|id| id.strip_prefix(ID_PREFIX)).unwrap_or("annotation");
+    crate::store::citation_checked(id, &snapshot.source_ref, found.start, found.end, found.text)
 }

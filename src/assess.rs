@@ -101,7 +101,8 @@ pub struct RepairHint {
     /// The current revision of the cited source (in this scope).
     #[serde(rename = "ref")]
     pub current_ref: crate::contract::SourceRef,
-    /// How many times the exact quote occurs there (non-overlapping); at least 1.
+    /// How many times the exact quote occurs there, overlapping occurrences counted
+    /// ("aa" occurs twice in "aaa"); at least 1.
     pub occurrences: usize,
     /// Its code-point range, when it occurs exactly once.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -113,7 +114,7 @@ pub struct RepairHint {
 /// Looks for the quote of a failed citation in its source's current revision.
 fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Option<RepairHint> {
     let snapshot = store.current(scope, &citation.source_ref.source_id)?;
-    let starts = snapshot.index.occurrences(&snapshot.content, &citation.quote);
+    let starts = crate::locate::occurrences(&snapshot.index, &snapshot.content, &citation.quote, crate::locate::Counting::Overlapping);
     let occurrences = starts.len();
     if occurrences == 0 {
         return None;

@@ -22,6 +22,7 @@ pub struct BundleSource {
     /// The revision the host holds this text at (default 1).
     pub revision: u64,
     /// When the host fetched it (default: the clock's time).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fetched_at: Option<String>,
 }
 
@@ -47,30 +48,34 @@ impl Contract for BundleSource {
     }
 }
 
-/// Scope, sources, report and reviews.
+/// Scope, sources, report and reviews (and, from an importer, its notes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Bundle {
     pub scope: Scope,
     pub sources: Vec<BundleSource>,
     pub report: Report,
     pub reviews: Vec<Review>,
+    /// What an importer recorded per citation or source (see [`crate::import`]); not checked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub import_notes: Vec<crate::import::ImportNote>,
 }
 
 impl Contract for Bundle {
     const SUBJECT: &'static str = "bundle";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["scope", "sources", "report", "reviews"])?;
+        let m = c.object(v, path, &["scope", "sources", "report", "reviews", "import_notes"])?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let sources = c
             .required(m, path, "sources")
             .and_then(|s| c.list(s, &join(path, "sources"), 0, usize::MAX, BundleSource::check));
         let report = c.required(m, path, "report").and_then(|r| Report::check(c, r, &join(path, "report")));
         let reviews = c.list_or(m, path, "reviews", usize::MAX, Review::check);
+        let import_notes = c.list_or(m, path, "import_notes", usize::MAX, crate::import::ImportNote::check);
         if c.count() != before {
             return None;
         }
-        Some(Bundle { scope: scope?, sources: sources?, report: report?, reviews: reviews? })
+        Some(Bundle { scope: scope?, sources: sources?, report: report?, reviews: reviews?, import_notes: import_notes? })
     }
 }
 
@@ -146,12 +151,17 @@ impl std::error::Error for BundleError {}
 
 /// Loads the bundle's sources into a fresh store.
 pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
-    let specs = bundle.sources.iter().map(|s| s.spec.clone()).collect();
+    load_sources(&bundle.scope, &bundle.sources, options)
+}
+
+/// Loads sources into a fresh store.
+pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
+    let specs = sources.iter().map(|s| s.spec.clone()).collect();
     let mut store = EvidenceStore::new(specs, options.store, options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
-    for (i, source) in bundle.sources.iter().enumerate() {
+    for (i, source) in sources.iter().enumerate() {
         store
-            .restore(&bundle.scope, &source.spec.source_id, &source.content, source.revision, source.fetched_at.clone())
+            .restore(scope, &source.spec.source_id, &source.content, source.revision, source.fetched_at.clone())
             .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
     Ok(store)
@@ -172,4 +182,20 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
         (None, None)
     };
     Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
+}
+
+// ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------
+
+/// Parses and checks a bundle exactly as a check reads it (strict JSON: duplicate keys
+/// and oversize input refused; the whole contract, unknown fields included), but lets
+/// each source leave out `content`: for hosts that read the texts elsewhere, as the CLI's
+/// `--mcp` does. An absent `content` reads as empty; a present one is checked as usual.
+pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
+    let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
+    if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
+        for source in sources.iter_mut().filter_map(Value::as_object_mut) {
+            source.entry("content").or_insert_with(|| Value::String(String::new()));
+        }
+    }
+    Bundle::from_value_with(&v, limits)
 }

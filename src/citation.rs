@@ -87,30 +87,6 @@ impl TextIndex {
     pub fn line_of(&self, cp: usize) -> usize {
         self.newlines.partition_point(|n| *n < cp) + 1
     }
-
-    /// The only occurrence of `needle` as a code-point range, or `None` when it is
-    /// empty, absent, or occurs more than once (counting non-overlapping occurrences
-    /// from the left, as Python's `str.count` does).
-    pub fn unique_occurrence(&self, text: &str, needle: &str) -> Option<(usize, usize)> {
-        if needle.is_empty() {
-            return None;
-        }
-        let mut found = text.match_indices(needle);
-        let (byte, _) = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
-        let start = self.char_of(text, byte)?;
-        Some((start, start + needle.chars().count()))
-    }
-
-    /// Every start (code points) of `needle` in the text, non-overlapping from the left.
-    pub fn occurrences(&self, text: &str, needle: &str) -> Vec<usize> {
-        if needle.is_empty() {
-            return Vec::new();
-        }
-        text.match_indices(needle).filter_map(|(b, _)| self.char_of(text, b)).collect()
-    }
 }
 
 /// A unit in which hosts count offsets into a text.

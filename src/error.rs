@@ -39,6 +39,7 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
         .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| BindingErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| CatalogErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
 }
 
@@ -96,6 +97,10 @@ pub enum ViolationCode {
     UnknownConflictMember,
     /// Two documents share one id.
     DuplicateDocumentId,
+    /// More violations than are listed: the last entry counts the rest.
+    TooManyViolations,
+    /// The input holds more array items and object entries than are read.
+    TooManyValues,
 }
 
 impl ViolationCode {
@@ -122,6 +127,8 @@ impl ViolationCode {
             Self::DuplicateConflictMember => "duplicate_conflict_member",
             Self::UnknownConflictMember => "unknown_conflict_member",
             Self::DuplicateDocumentId => "duplicate_document_id",
+            Self::TooManyViolations => "too_many_violations",
+            Self::TooManyValues => "too_many_values",
         }
     }
 
@@ -130,7 +137,8 @@ impl ViolationCode {
         Self::InvalidJson, Self::InputTooLarge, Self::TooDeep, Self::DuplicateKey, Self::Missing, Self::ExtraField,
         Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
         Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
-        Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId,
+        Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
+        Self::TooManyValues,
     ];
 
     /// The reference's message for its cross-field rules, in a language.
@@ -268,8 +276,12 @@ coded_enum! {
         RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。", "The citation range ends past the end of the text."),
         /// The quote is not the text found at the cited range.
         QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。", "The quote is not the text at the cited range."),
-        /// The passage to quote is empty, absent, or occurs more than once.
+        /// `compat: "reference"` only: the passage to quote is empty, absent, or occurs more than once (the reference's one error for both).
         QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。", "The passage is missing or occurs more than once; it cannot be located uniquely."),
+        /// The quote (with its context, or at the occurrence asked for) is not in the source's current revision.
+        QuoteNotFound => ("quote_not_found", "片段未在来源当前版本中找到。", "The quote is not in the source's current revision."),
+        /// The quote occurs more than once and nothing picks one occurrence.
+        QuoteAmbiguous => ("quote_ambiguous", "片段出现多次,无法唯一定位;请给出前后文或指定第几处。", "The quote occurs more than once; give a prefix and suffix or an occurrence to pick one."),
         /// A revision to restore is not newer than the store's counter for that source.
         RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
     }
@@ -344,6 +356,18 @@ coded_enum! {
     }
 }
 
+coded_enum! {
+    /// Why the document catalogue refused a document or a saved catalogue.
+    CatalogErrorKind {
+        /// A different body was imported under an id already in the catalogue; nothing was replaced.
+        DocumentChanged => ("document_changed", "同一资料标识的正文已变更,拒绝导入;原记录保持不变。", "The document's body changed under the same id; the import is refused and the frozen version stays."),
+        /// A saved catalogue records a digest that is not the digest of its body.
+        DigestMismatch => ("catalog_digest_mismatch", "资料目录记录的摘要与正文不一致,拒绝加载。", "A saved catalogue records a digest that is not its body's; it is not loaded."),
+        /// No document of the catalogue has this id.
+        UnknownDocument => ("unknown_document", "资料目录中没有该标识的资料。", "The catalogue has no document with this id."),
+    }
+}
+
 /// An evidence-store error: a refused operation, or a contract broken by its input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreError {
@@ -351,6 +375,8 @@ pub enum StoreError {
     Store(StoreErrorKind),
     /// The input (a read result, a quoted citation) broke its contract.
     Contract(ContractError),
+    /// A quote could not be located (absent or ambiguous), with its source and counts.
+    Locate(crate::locate::LocateError),
 }
 
 impl StoreError {
@@ -359,6 +385,7 @@ impl StoreError {
         match self {
             Self::Store(k) => k.code(),
             Self::Contract(c) => c.code(),
+            Self::Locate(l) => l.code(),
         }
     }
     /// The message.
@@ -366,6 +393,7 @@ impl StoreError {
         match self {
             Self::Store(k) => k.message().to_owned(),
             Self::Contract(c) => c.message(),
+            Self::Locate(l) => l.message_in(Lang::Zh),
         }
     }
 }
@@ -373,6 +401,11 @@ impl StoreError {
 impl From<StoreErrorKind> for StoreError {
     fn from(k: StoreErrorKind) -> Self {
         Self::Store(k)
+    }
+}
+impl From<crate::locate::LocateError> for StoreError {
+    fn from(l: crate::locate::LocateError) -> Self {
+        Self::Locate(l)
     }
 }
 impl From<ContractError> for StoreError {

@@ -33,8 +33,15 @@ impl Document {
 impl Contract for Document {
     const SUBJECT: &'static str = "document";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
-        let before = c.count();
         let m = c.object(v, path, &["id", "title", "body"])?;
+        Document::fields(c, m, path)
+    }
+}
+
+impl Document {
+    /// The document's fields of an object already checked for unknown keys.
+    pub(crate) fn fields(c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str) -> Option<Document> {
+        let before = c.count();
         let id = c.string_field(m, path, "id", &IDENTIFIER);
         let title = c.string_field(m, path, "title", &sized(0, 1000));
         let body = c.string_field(m, path, "body", &sized(0, usize::MAX));
@@ -200,8 +207,13 @@ pub struct Library<'d> {
 }
 
 impl<'d> Library<'d> {
-    pub fn new(documents: &'d [Document]) -> Self {
-        let docs = documents.iter().map(|d| (d.id.as_str(), (d, d.sha256(), splitlines(&d.body)))).collect();
+    pub fn new(documents: impl IntoIterator<Item = &'d Document>) -> Self {
+        Self::with_digests(documents.into_iter().map(|d| (d, d.sha256())))
+    }
+
+    /// Documents whose digests are already known (a catalogue's frozen ones).
+    pub fn with_digests(documents: impl IntoIterator<Item = (&'d Document, String)>) -> Self {
+        let docs = documents.into_iter().map(|(d, sha)| (d.id.as_str(), (d, sha, splitlines(&d.body)))).collect();
         Library { docs }
     }
 
@@ -315,7 +327,15 @@ pub struct Evaluation {
 
 /// Evaluates an answer's claims about `item_id` given `status`.
 pub fn evaluate_claims(documents: &[Document], item_id: &str, claims: &[ExcerptClaim], status: AnswerStatus) -> Evaluation {
-    let library = Library::new(documents);
+    evaluate_claims_in(&Library::new(documents), item_id, claims, status)
+}
+
+/// [`evaluate_claims`] against indexed documents (a document list or a catalogue).
+///
+/// A claim counts toward coverage only when it is supported: a claim whose
+/// `(item_id, line, quote)` is a required fact but whose digest is stale gives no
+/// fact of the current version (docs/outcomes.md, reading 1).
+pub fn evaluate_claims_in(library: &Library<'_>, item_id: &str, claims: &[ExcerptClaim], status: AnswerStatus) -> Evaluation {
     let checks: Vec<bool> = claims.iter().map(|c| library.check(c).supported).collect();
     let supported = checks.iter().filter(|s| **s).count();
     let total = claims.len();

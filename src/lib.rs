@@ -6,23 +6,28 @@
 pub mod annotation;
 pub mod assess;
 pub mod bundle;
+pub mod catalog;
 pub mod citation;
 pub mod clock;
 pub mod contract;
 pub mod digest;
 pub mod error;
 pub mod excerpt;
+pub mod import;
+pub mod locate;
 pub mod outcome;
 pub mod render;
 pub mod review;
 pub mod schema;
 pub mod store;
+pub mod visible;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};
 pub use bundle::{check_bundle, Bundle, BundleOptions, BundleResult};
+pub use catalog::DocumentCatalog;
 pub use clock::Clock;
 pub use contract::{Citation, Claim, ClaimKind, Conflict, Contract, ReadResult, Report, Scope, SourceKind, SourceRef, SourceSpec};
 pub use digest::{digest_text, report_digest};

@@ -12,7 +12,9 @@ use serde_json::Value;
 use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
 use crate::contract::Contract;
 use crate::error::ViolationCode;
-use crate::excerpt::{evaluate_claims, extract_excerpts, AnswerStatus, Document, Evaluation, ExcerptClaim};
+use crate::catalog::DocumentCatalog;
+use crate::error::ContractError;
+use crate::excerpt::{claims_from_value, evaluate_claims_in, extract_excerpts, AnswerStatus, Document, Evaluation, ExcerptClaim, Library};
 
 /// What a task asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -199,6 +201,15 @@ impl Contract for Finish {
     }
 }
 
+/// Observations, checked as one list.
+pub fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractError> {
+    let mut c = Checker::default();
+    match c.list(v, "", 0, usize::MAX, Observation::check) {
+        Some(o) if c.violations.is_empty() => Ok(o),
+        _ => Err(ContractError { subject: "observations", violations: c.violations }),
+    }
+}
+
 /// Why a finish was not delivered as asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -227,6 +238,8 @@ pub enum OutcomeReason {
     DuplicateClaims,
     /// Claims given with a status that needs no document facts.
     ClaimsNotAllowed,
+    /// A document read is not the catalogue's frozen version of its id (or is not catalogued).
+    DocumentChanged,
 }
 
 impl OutcomeReason {
@@ -244,6 +257,7 @@ impl OutcomeReason {
             Self::FactsMissing => "facts_missing",
             Self::DuplicateClaims => "duplicate_claims",
             Self::ClaimsNotAllowed => "claims_not_allowed",
+            Self::DocumentChanged => "document_changed",
         }
     }
 }
@@ -260,6 +274,8 @@ pub struct Outcome {
     pub reasons: Vec<OutcomeReason>,
     /// Built only from observations: receipt figures, never document text about stock.
     pub text: String,
+    /// The item the outcome is about: the task's, else the first document read.
+    pub item_id: Option<String>,
     /// The excerpt claims of the document read (the executor's own, never the policy's).
     pub claims: Vec<ExcerptClaim>,
     /// Support and completeness of the policy's claims.
@@ -270,21 +286,80 @@ pub struct Outcome {
     pub remaining: Option<u64>,
     /// The key to recover an unconfirmed reservation with.
     pub recovery_key: Option<String>,
+    /// The observations the outcome was decided from, for a grader to replay.
+    pub observations: Vec<Observation>,
 }
 
-fn documents_read(observations: &[Observation]) -> Vec<Document> {
-    observations
-        .iter()
-        .filter_map(|o| match o {
-            Observation::Document { document } => Some(document.clone()),
-            _ => None,
-        })
-        .collect()
+/// The documents read, each once: the same id and body read twice is one document
+/// (docs/outcomes.md, reading 2); the same id with another body is two.
+fn documents_read(observations: &[Observation]) -> Vec<&Document> {
+    let mut docs: Vec<&Document> = Vec::new();
+    for o in observations {
+        if let Observation::Document { document } = o {
+            if !docs.iter().any(|d| d.id == document.id && d.body == document.body) {
+                docs.push(document);
+            }
+        }
+    }
+    docs
+}
+
+/// The one document an `info` answer rests on.
+fn one_document(observations: &[Observation]) -> Option<&Document> {
+    match documents_read(observations).as_slice() {
+        [doc] => Some(*doc),
+        _ => None,
+    }
 }
 
 fn results(observations: &[Observation]) -> impl Iterator<Item = &ReserveResult> {
     observations.iter().filter_map(|o| match o {
         Observation::Reserve { result: Some(r), .. } => Some(r),
+        _ => None,
+    })
+}
+
+/// A reservation result's figures.
+struct Reservation<'o> {
+    item_id: &'o str,
+    quantity: u64,
+    remaining: u64,
+    revision: u64,
+    receipt: &'o str,
+}
+
+/// The first reservation receipt for `item` and `quantity` (and `receipt`, when given).
+fn reservation<'o>(observations: &'o [Observation], item: &str, quantity: Option<u64>, receipt: Option<&str>) -> Option<Reservation<'o>> {
+    results(observations).find_map(|r| match r {
+        ReserveResult::Reserved { item_id, quantity: q, remaining, revision, receipt: key }
+            if item_id == item && quantity.is_none_or(|n| n == *q) && receipt.is_none_or(|k| k == key) =>
+        {
+            Some(Reservation { item_id, quantity: *q, remaining: *remaining, revision: *revision, receipt: key })
+        }
+        _ => None,
+    })
+}
+
+/// The text of a shortage of `item` (of any item when `None`).
+fn shortage(observations: &[Observation], item: Option<&str>) -> Option<String> {
+    results(observations).find_map(|r| match r {
+        ReserveResult::Insufficient { item_id, requested, available } if item.is_none_or(|t| t == item_id) => {
+            Some(format!("Not enough stock of {item_id}: {requested} requested, {available} available."))
+        }
+        _ => None,
+    })
+}
+
+fn denial(observations: &[Observation]) -> Option<String> {
+    results(observations).find_map(|r| match r {
+        ReserveResult::Denied { item_id, reason } => Some(format!("The reservation of {item_id} was denied: {reason}")),
+        _ => None,
+    })
+}
+
+fn empty_search(observations: &[Observation]) -> Option<String> {
+    observations.iter().find_map(|o| match o {
+        Observation::Search { query, hits } if hits.is_empty() => Some(format!("No item matches the search \"{query}\".")),
         _ => None,
     })
 }
@@ -300,15 +375,39 @@ fn lost_reply(observations: &[Observation]) -> Option<&ReserveRequest> {
     })
 }
 
+/// The reason a status lacks its observation.
+fn missing_backing(status: AnswerStatus) -> Option<OutcomeReason> {
+    match status {
+        AnswerStatus::Reserved => Some(OutcomeReason::NoReserveReceipt),
+        AnswerStatus::Info => Some(OutcomeReason::InfoNeedsOneDocument),
+        AnswerStatus::Insufficient => Some(OutcomeReason::NoInsufficientObservation),
+        AnswerStatus::Denied => Some(OutcomeReason::NoDenial),
+        AnswerStatus::NotFound => Some(OutcomeReason::NoEmptySearch),
+        AnswerStatus::Unconfirmed => Some(OutcomeReason::NoLostReply),
+        AnswerStatus::Abstain => None,
+    }
+}
+
 /// Decides what to deliver for `finish`, from `task` and the ordered `observations`.
 pub fn finalize(task: &Task, observations: &[Observation], finish: &Finish) -> Outcome {
+    finalize_in(task, observations, finish, None)
+}
+
+/// [`finalize`], with the claims checked against a frozen catalogue instead of the
+/// documents read; a document read that is not the catalogue's version of its id is
+/// `document_changed`.
+pub fn finalize_in(task: &Task, observations: &[Observation], finish: &Finish, catalog: Option<&DocumentCatalog>) -> Outcome {
     let documents = documents_read(observations);
     let item = task
         .item_id
         .clone()
         .or_else(|| documents.first().map(|d| d.id.clone()))
         .unwrap_or_default();
-    let evaluation = evaluate_claims(&documents, &item, &finish.claims, finish.status);
+    let evaluation = match catalog {
+        Some(c) => evaluate_claims_in(&c.library(), &item, &finish.claims, finish.status),
+        None => evaluate_claims_in(&Library::new(documents.iter().copied()), &item, &finish.claims, finish.status),
+    };
+    let item_id = (!item.is_empty()).then(|| item.clone());
     let mut reasons = Vec::new();
     let mut receipt = None;
     let mut remaining = None;
@@ -325,79 +424,46 @@ pub fn finalize(task: &Task, observations: &[Observation], finish: &Finish) -> O
                 "A reservation of {} × {} was sent but no reply was observed; its outcome is unconfirmed. Recover it with receipt key {}.",
                 lost.quantity, lost.item_id, lost.receipt_key
             ),
+            item_id,
             claims: Vec::new(),
             evaluation,
             receipt: None,
             remaining: None,
             recovery_key: Some(lost.receipt_key.clone()),
+            observations: observations.to_vec(),
         };
     }
 
-    match finish.status {
+    let backed = match finish.status {
         AnswerStatus::Reserved => {
             if task.kind != TaskKind::Reserve {
                 reasons.push(OutcomeReason::WrongTaskKind);
             }
-            let found = results(observations).find_map(|r| match r {
-                ReserveResult::Reserved { item_id, quantity, remaining, revision, receipt }
-                    if Some(item_id) == task.item_id.as_ref() && Some(*quantity) == task.quantity =>
-                {
-                    Some((item_id, quantity, remaining, revision, receipt))
-                }
+            let found = match (task.item_id.as_deref(), task.quantity) {
+                (Some(i), Some(q)) => reservation(observations, i, Some(q), None),
                 _ => None,
-            });
-            match found {
-                Some((item_id, quantity, left, revision, r)) => {
-                    text = format!("Reserved {quantity} × {item_id}; {left} left in stock (receipt {r}, stock revision {revision}).");
-                    receipt = Some(r.clone());
-                    remaining = Some(*left);
-                }
-                None => reasons.push(OutcomeReason::NoReserveReceipt),
-            }
+            };
+            found.map(|r| {
+                receipt = Some(r.receipt.to_owned());
+                remaining = Some(r.remaining);
+                format!("Reserved {} × {}; {} left in stock (receipt {}, stock revision {}).", r.quantity, r.item_id, r.remaining, r.receipt, r.revision)
+            })
         }
         AnswerStatus::Info => {
             if task.kind != TaskKind::Query {
                 reasons.push(OutcomeReason::WrongTaskKind);
             }
-            match documents.as_slice() {
-                [doc] => text = format!("{} ({}), document version {}.", doc.title, doc.id, doc.sha256()),
-                _ => reasons.push(OutcomeReason::InfoNeedsOneDocument),
-            }
+            one_document(observations).map(|doc| format!("{} ({}), document version {}.", doc.title, doc.id, doc.sha256()))
         }
-        AnswerStatus::Insufficient => {
-            let found = results(observations).find_map(|r| match r {
-                ReserveResult::Insufficient { item_id, requested, available } if task.item_id.as_ref().is_none_or(|t| t == item_id) => {
-                    Some(format!("Not enough stock of {item_id}: {requested} requested, {available} available."))
-                }
-                _ => None,
-            });
-            match found {
-                Some(t) => text = t,
-                None => reasons.push(OutcomeReason::NoInsufficientObservation),
-            }
-        }
-        AnswerStatus::Denied => {
-            let found = results(observations).find_map(|r| match r {
-                ReserveResult::Denied { item_id, reason } => Some(format!("The reservation of {item_id} was denied: {reason}")),
-                _ => None,
-            });
-            match found {
-                Some(t) => text = t,
-                None => reasons.push(OutcomeReason::NoDenial),
-            }
-        }
-        AnswerStatus::NotFound => {
-            let found = observations.iter().find_map(|o| match o {
-                Observation::Search { query, hits } if hits.is_empty() => Some(format!("No item matches the search \"{query}\".")),
-                _ => None,
-            });
-            match found {
-                Some(t) => text = t,
-                None => reasons.push(OutcomeReason::NoEmptySearch),
-            }
-        }
-        AnswerStatus::Abstain => text = "The agent abstained; nothing was done.".to_owned(),
-        AnswerStatus::Unconfirmed => reasons.push(OutcomeReason::NoLostReply),
+        AnswerStatus::Insufficient => shortage(observations, task.item_id.as_deref()),
+        AnswerStatus::Denied => denial(observations),
+        AnswerStatus::NotFound => empty_search(observations),
+        AnswerStatus::Abstain => Some("The agent abstained; nothing was done.".to_owned()),
+        AnswerStatus::Unconfirmed => None,
+    };
+    match backed {
+        Some(t) => text = t,
+        None => reasons.extend(missing_backing(finish.status)),
     }
 
     if finish.status.needs_facts() {
@@ -413,10 +479,15 @@ pub fn finalize(task: &Task, observations: &[Observation], finish: &Finish) -> O
     } else if !finish.claims.is_empty() {
         reasons.push(OutcomeReason::ClaimsNotAllowed);
     }
+    if let Some(c) = catalog {
+        if documents.iter().any(|d| !c.holds(d)) {
+            reasons.push(OutcomeReason::DocumentChanged);
+        }
+    }
 
     let accepted = reasons.is_empty();
     let claims = if accepted && finish.status.needs_facts() {
-        documents.iter().find(|d| d.id == item).map(extract_excerpts).unwrap_or_default()
+        documents.iter().find(|d| d.id == item).map(|d| extract_excerpts(d)).unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -427,13 +498,17 @@ pub fn finalize(task: &Task, observations: &[Observation], finish: &Finish) -> O
         accepted,
         reasons,
         text: if accepted { text } else { String::new() },
+        item_id,
         claims,
         evaluation,
         receipt: if accepted { receipt } else { None },
         remaining: if accepted { remaining } else { None },
         recovery_key: None,
+        observations: observations.to_vec(),
     }
 }
+
+// ---- grading ------------------------------------------------------------------------
 
 /// What an evaluation run expects of one task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -443,84 +518,156 @@ pub struct Expected {
     pub ledger: u64,
     /// The item's stock after the run, when the task touches stock.
     pub remaining: Option<u64>,
+    /// The item whose facts the answer must give (else the outcome's `item_id`).
+    pub item_id: Option<String>,
+    /// The quantity a reservation must take from stock (else the receipt's).
+    pub quantity: Option<u64>,
 }
 
 impl Contract for Expected {
     const SUBJECT: &'static str = "expected";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["status", "ledger", "remaining"])?;
+        let m = c.object(v, path, &["status", "ledger", "remaining", "item_id", "quantity"])?;
         let status = c.string_field(m, path, "status", &sized(1, 64));
         let ledger = c.int_field(m, path, "ledger", 0);
         let remaining = opt(c, m, path, "remaining", |c, v, p| c.int(v, p, 0));
-        (c.count() == before).then(|| -> Option<Self> { Some(Expected { status: status?, ledger: ledger?, remaining: remaining? }) }).flatten()
+        let item_id = opt(c, m, path, "item_id", |c, v, p| c.string(v, p, &IDENTIFIER));
+        let quantity = opt(c, m, path, "quantity", |c, v, p| c.int(v, p, 1));
+        (c.count() == before)
+            .then(|| -> Option<Self> { Some(Expected { status: status?, ledger: ledger?, remaining: remaining?, item_id: item_id?, quantity: quantity? }) })
+            .flatten()
     }
 }
 
 /// What the environment measured after the run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Effects {
+    /// Ledger rows the run wrote.
     pub ledger: u64,
+    /// The item's stock after the run.
     pub remaining: Option<u64>,
+    /// The item's stock before the run; with it the stock rule of the status is checked.
+    pub stock_before: Option<u64>,
 }
 
 impl Contract for Effects {
     const SUBJECT: &'static str = "effects";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["ledger", "remaining"])?;
+        let m = c.object(v, path, &["ledger", "remaining", "stock_before"])?;
         let ledger = c.int_field(m, path, "ledger", 0);
         let remaining = opt(c, m, path, "remaining", |c, v, p| c.int(v, p, 0));
-        (c.count() == before).then(|| -> Option<Self> { Some(Effects { ledger: ledger?, remaining: remaining? }) }).flatten()
+        let stock_before = opt(c, m, path, "stock_before", |c, v, p| c.int(v, p, 0));
+        (c.count() == before)
+            .then(|| -> Option<Self> { Some(Effects { ledger: ledger?, remaining: remaining?, stock_before: stock_before? }) })
+            .flatten()
     }
 }
 
-/// One check of a grade.
+/// The checks of a grade. `stock` is `null` when it cannot be checked (no
+/// `stock_before`, or no quantity known for a write).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct GradeChecks {
+    /// The outcome's status is the expected one.
     pub status: bool,
+    /// Every claim of the outcome is an exact excerpt.
     pub support: bool,
+    /// The claims give every required fact (none for a status that needs none).
     pub completeness: bool,
+    /// No claim repeats another.
     pub duplicates: bool,
+    /// The observations back the outcome's status (its receipt, its document, its lost reply).
+    pub receipts: bool,
+    /// The ledger count measured is the one expected.
     pub ledger: bool,
+    /// The ledger count measured is the one the status allows.
+    pub ledger_rule: bool,
+    /// The stock measured is the one expected and the one the answer reports.
     pub remaining: bool,
+    /// The stock moved as the status says: down by the quantity for a write, not at all otherwise.
+    pub stock: Option<bool>,
+}
+
+/// The names of the checks, in order.
+pub const CHECK_NAMES: [&str; 9] = ["status", "support", "completeness", "duplicates", "receipts", "ledger", "ledger_rule", "remaining", "stock"];
+
+/// Whether the claims' checks were recomputed from a catalogue or taken from the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GradeMode {
+    Recomputed,
+    Trusted,
 }
 
 /// The grade of one task.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Grade {
     pub passed: bool,
+    /// `recomputed` with a catalogue; `trusted` when support, completeness and
+    /// duplicates are the outcome's own word.
+    pub evaluation: GradeMode,
     pub checks: GradeChecks,
     /// The names of the failed checks.
     pub failed: Vec<&'static str>,
+    /// The checks the grader decided itself (from the catalogue, the observations,
+    /// `expected` and `effects`).
+    pub recomputed: Vec<&'static str>,
+    /// The checks taken from the outcome's own verdict.
+    pub from_caller: Vec<&'static str>,
+    /// The recomputed evaluation of the outcome's claims; `null` when trusted.
+    pub claim_evaluation: Option<Evaluation>,
+    /// Why the observations do not back the outcome's status.
+    pub receipt_reasons: Vec<OutcomeReason>,
+}
+
+/// The outcome's own verdict on its claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnEvaluation {
+    pub support_pass: bool,
+    pub completeness_pass: bool,
+    pub duplicates_pass: bool,
 }
 
 /// What a grade reads of an [`Outcome`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Graded {
     pub status: String,
-    pub support_pass: bool,
-    pub completeness_pass: bool,
-    pub duplicates_pass: bool,
+    pub item_id: Option<String>,
+    pub claims: Vec<ExcerptClaim>,
+    /// `None` when the outcome carries no `evaluation`.
+    pub evaluation: Option<OwnEvaluation>,
+    /// `None` when the outcome carries no `observations`.
+    pub observations: Option<Vec<Observation>>,
+    pub receipt: Option<String>,
     pub remaining: Option<u64>,
+    pub recovery_key: Option<String>,
 }
 
 impl From<&Outcome> for Graded {
     fn from(o: &Outcome) -> Self {
         Graded {
             status: o.status.clone(),
-            support_pass: o.evaluation.support_pass,
-            completeness_pass: o.evaluation.completeness_pass,
-            duplicates_pass: o.evaluation.duplicates_pass,
+            item_id: o.item_id.clone(),
+            claims: o.claims.clone(),
+            evaluation: Some(OwnEvaluation {
+                support_pass: o.evaluation.support_pass,
+                completeness_pass: o.evaluation.completeness_pass,
+                duplicates_pass: o.evaluation.duplicates_pass,
+            }),
+            observations: Some(o.observations.clone()),
+            receipt: o.receipt.clone(),
             remaining: o.remaining,
+            recovery_key: o.recovery_key.clone(),
         }
     }
 }
 
 impl Graded {
     /// Reads the fields a grade needs from an outcome as JSON (the object `finalize`
-    /// returned); its other fields are not looked at.
-    pub fn from_outcome_value(v: &Value) -> Result<Graded, crate::error::ContractError> {
+    /// returned); its other fields are not looked at. `evaluation` is required when
+    /// `trusted` (no catalogue to recompute it from).
+    pub fn from_outcome_value(v: &Value, trusted: bool) -> Result<Graded, ContractError> {
         let mut c = Checker::default();
         let flag = |c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str, key: &str| match m.get(key) {
             Some(Value::Bool(b)) => Some(*b),
@@ -529,6 +676,7 @@ impl Graded {
                 None
             }
         };
+        let any = sized(0, usize::MAX);
         let graded = (|| {
             let Value::Object(m) = v else {
                 c.push("", ViolationCode::WrongType, "Input should be an object");
@@ -536,60 +684,193 @@ impl Graded {
             };
             let status = c.string_field(m, "", "status", &sized(1, 64));
             let remaining = opt(&mut c, m, "", "remaining", |c, v, p| c.int(v, p, 0));
-            let e = match m.get("evaluation") {
-                Some(Value::Object(e)) => Some(e),
+            let item_id = opt(&mut c, m, "", "item_id", |c, v, p| c.string(v, p, &any));
+            let receipt = opt(&mut c, m, "", "receipt", |c, v, p| c.string(v, p, &any));
+            let recovery_key = opt(&mut c, m, "", "recovery_key", |c, v, p| c.string(v, p, &any));
+            let claims = match m.get("claims") {
+                None | Some(Value::Null) => Some(Vec::new()),
+                Some(v) => claims_from_value(v).map_err(|e| prefix(&mut c, e, "/claims")).ok(),
+            };
+            let observations = match m.get("observations") {
+                None | Some(Value::Null) => Some(None),
+                Some(v) => observations_from_value(v).map(Some).map_err(|e| prefix(&mut c, e, "/observations")).ok(),
+            };
+            let evaluation = match m.get("evaluation") {
+                Some(Value::Object(e)) => {
+                    let support_pass = flag(&mut c, e, "/evaluation", "support_pass");
+                    let completeness_pass = flag(&mut c, e, "/evaluation", "completeness_pass");
+                    let duplicates_pass = flag(&mut c, e, "/evaluation", "duplicates_pass");
+                    Some(Some(OwnEvaluation { support_pass: support_pass?, completeness_pass: completeness_pass?, duplicates_pass: duplicates_pass? }))
+                }
+                None | Some(Value::Null) if !trusted => Some(None),
                 _ => {
-                    c.push("/evaluation", ViolationCode::WrongType, "Input should be an object");
+                    c.push("/evaluation", ViolationCode::WrongType, "Input should be an object (without a catalogue the grade reads the outcome's own evaluation)");
                     None
                 }
-            }?;
-            let support_pass = flag(&mut c, e, "/evaluation", "support_pass");
-            let completeness_pass = flag(&mut c, e, "/evaluation", "completeness_pass");
-            let duplicates_pass = flag(&mut c, e, "/evaluation", "duplicates_pass");
+            };
             Some(Graded {
                 status: status?,
-                support_pass: support_pass?,
-                completeness_pass: completeness_pass?,
-                duplicates_pass: duplicates_pass?,
+                item_id: item_id?,
+                claims: claims?,
+                evaluation: evaluation?,
+                observations: observations?,
+                receipt: receipt?,
                 remaining: remaining?,
+                recovery_key: recovery_key?,
             })
         })();
         match graded {
             Some(g) if c.violations.is_empty() => Ok(g),
-            _ => Err(crate::error::ContractError { subject: "outcome", violations: c.violations }),
+            _ => Err(ContractError { subject: "outcome", violations: c.violations }),
         }
     }
 }
 
+/// Moves a nested list's violations under `path`.
+fn prefix(c: &mut Checker, e: ContractError, path: &str) {
+    for v in e.violations {
+        c.push(&format!("{path}{}", v.path), v.code, v.message);
+    }
+}
+
 /// Passes only when status, claim support, completeness, duplicates, the ledger count
-/// and the remaining stock (as expected, as measured, and as the receipt says) agree.
+/// and the remaining stock (as expected, as measured, and as the receipt says) agree,
+/// and the ledger and stock rules of the status hold. Without a catalogue the claims'
+/// checks are the outcome's own (`evaluation: "trusted"`).
 pub fn grade_task(expected: &Expected, outcome: &Outcome, effects: &Effects) -> Grade {
-    grade(expected, &Graded::from(outcome), effects)
+    grade(expected, &Graded::from(outcome), effects, None)
+}
+
+/// [`grade_task`], recomputing support and coverage against `catalog` when given.
+pub fn grade_task_in(expected: &Expected, outcome: &Outcome, effects: &Effects, catalog: Option<&DocumentCatalog>) -> Grade {
+    grade(expected, &Graded::from(outcome), effects, catalog)
+}
+
+/// Whether the observations back `status` as the outcome states it.
+fn replay(status: AnswerStatus, item: Option<&str>, quantity: Option<u64>, g: &Graded, observations: &[Observation]) -> Vec<OutcomeReason> {
+    let lost = lost_reply(observations);
+    let backed = match status {
+        // Resolved only by replaying the same key: a reply under another key leaves it lost.
+        AnswerStatus::Unconfirmed => return lost.filter(|r| g.recovery_key.as_deref() == Some(r.receipt_key.as_str())).map_or(vec![OutcomeReason::NoLostReply], |_| Vec::new()),
+        _ if lost.is_some() => return vec![OutcomeReason::ReplyLost],
+        AnswerStatus::Reserved => match (item, g.receipt.as_deref()) {
+            (Some(i), Some(key)) => reservation(observations, i, quantity, Some(key)).is_some_and(|r| g.remaining.is_none_or(|n| n == r.remaining)),
+            _ => false,
+        },
+        AnswerStatus::Info => one_document(observations).is_some_and(|d| item.is_none_or(|i| i == d.id)),
+        AnswerStatus::Insufficient => shortage(observations, item).is_some(),
+        AnswerStatus::Denied => denial(observations).is_some(),
+        AnswerStatus::NotFound => empty_search(observations).is_some(),
+        AnswerStatus::Abstain => true,
+    };
+    if backed {
+        Vec::new()
+    } else {
+        missing_backing(status).into_iter().collect()
+    }
+}
+
+/// The quantity a write took: the expected one, else the receipt's (or the lost request's).
+fn write_quantity(status: AnswerStatus, expected: &Expected, g: &Graded) -> Option<u64> {
+    if expected.quantity.is_some() {
+        return expected.quantity;
+    }
+    let observations = g.observations.as_deref()?;
+    match status {
+        AnswerStatus::Reserved => {
+            let key = g.receipt.as_deref()?;
+            results(observations).find_map(|r| match r {
+                ReserveResult::Reserved { quantity, receipt, .. } if receipt == key => Some(*quantity),
+                _ => None,
+            })
+        }
+        AnswerStatus::Unconfirmed => lost_reply(observations).map(|r| r.quantity),
+        _ => None,
+    }
+}
+
+/// The stock rule: a write lowers the stock by its quantity, anything else leaves it.
+fn stock_rule(status: Option<AnswerStatus>, quantity: Option<u64>, effects: &Effects) -> Option<bool> {
+    let before = effects.stock_before?;
+    let Some(after) = effects.remaining else { return Some(false) };
+    let wrote = match status? {
+        AnswerStatus::Reserved => true,
+        AnswerStatus::Unconfirmed => effects.ledger > 0,
+        _ => false,
+    };
+    if wrote {
+        quantity.map(|q| before.checked_sub(q) == Some(after))
+    } else {
+        Some(after == before)
+    }
 }
 
 /// [`grade_task`] over the fields it reads.
-pub fn grade(expected: &Expected, outcome: &Graded, effects: &Effects) -> Grade {
-    let remaining_ok = expected.remaining.is_none_or(|r| effects.remaining == Some(r))
-        && outcome.remaining.is_none_or(|r| effects.remaining == Some(r));
-    let checks = GradeChecks {
-        status: outcome.status == expected.status,
-        support: outcome.support_pass,
-        completeness: outcome.completeness_pass,
-        duplicates: outcome.duplicates_pass,
-        ledger: effects.ledger == expected.ledger,
-        remaining: remaining_ok,
+pub fn grade(expected: &Expected, g: &Graded, effects: &Effects, catalog: Option<&DocumentCatalog>) -> Grade {
+    let own_status = AnswerStatus::parse(&g.status);
+    // The rules of the outcome's status; of the expected one when the outcome was rejected.
+    let rule_status = own_status.or_else(|| AnswerStatus::parse(&expected.status));
+    let item = expected.item_id.as_deref().or(g.item_id.as_deref());
+    let mut from_caller = Vec::new();
+
+    let claim_evaluation = catalog.map(|c| evaluate_claims_in(&c.library(), item.unwrap_or(""), &g.claims, rule_status.unwrap_or(AnswerStatus::Abstain)));
+    let (support, completeness, duplicates) = match (&claim_evaluation, g.evaluation) {
+        (Some(e), _) => (e.support_pass, e.completeness_pass, e.duplicates_pass),
+        (None, own) => {
+            from_caller.extend(["support", "completeness", "duplicates"]);
+            own.map_or((false, false, false), |e| (e.support_pass, e.completeness_pass, e.duplicates_pass))
+        }
     };
-    let failed: Vec<&'static str> = [
-        ("status", checks.status),
-        ("support", checks.support),
-        ("completeness", checks.completeness),
-        ("duplicates", checks.duplicates),
-        ("ledger", checks.ledger),
-        ("remaining", checks.remaining),
-    ]
-    .into_iter()
-    .filter(|(_, ok)| !ok)
-    .map(|(n, _)| n)
-    .collect();
-    Grade { passed: failed.is_empty(), checks, failed }
+
+    let quantity = rule_status.and_then(|s| write_quantity(s, expected, g));
+    let receipt_reasons = match (&g.observations, own_status) {
+        (Some(obs), Some(s)) => replay(s, item, expected.quantity, g, obs),
+        (Some(_), None) => Vec::new(),
+        (None, _) => {
+            from_caller.push("receipts");
+            Vec::new()
+        }
+    };
+
+    let ledger_rule = match rule_status {
+        Some(AnswerStatus::Reserved) => effects.ledger == 1,
+        Some(AnswerStatus::Unconfirmed) => effects.ledger <= 1,
+        Some(_) => effects.ledger == 0,
+        None => true,
+    };
+    let remaining = expected.remaining.is_none_or(|r| effects.remaining == Some(r)) && g.remaining.is_none_or(|r| effects.remaining == Some(r));
+    let checks = GradeChecks {
+        status: g.status == expected.status,
+        support,
+        completeness,
+        duplicates,
+        receipts: receipt_reasons.is_empty(),
+        ledger: effects.ledger == expected.ledger,
+        ledger_rule,
+        remaining,
+        stock: stock_rule(rule_status, quantity, effects),
+    };
+    let results = [
+        Some(checks.status),
+        Some(checks.support),
+        Some(checks.completeness),
+        Some(checks.duplicates),
+        Some(checks.receipts),
+        Some(checks.ledger),
+        Some(checks.ledger_rule),
+        Some(checks.remaining),
+        checks.stock,
+    ];
+    let failed: Vec<&'static str> = CHECK_NAMES.into_iter().zip(results).filter(|(_, ok)| *ok == Some(false)).map(|(n, _)| n).collect();
+    let recomputed = CHECK_NAMES.into_iter().zip(results).filter(|(n, ok)| ok.is_some() && !from_caller.contains(n)).map(|(n, _)| n).collect();
+    Grade {
+        passed: failed.is_empty(),
+        evaluation: if catalog.is_some() { GradeMode::Recomputed } else { GradeMode::Trusted },
+        checks,
+        failed,
+        recomputed,
+        from_caller,
+        claim_evaluation,
+        receipt_reasons,
+    }
 }

@@ -44,37 +44,42 @@ impl Escaping {
     }
 }
 
-/// True for characters that render invisibly or reorder text: C0 and C1 controls and
-/// the Unicode format characters (general category Cf), the bidirectional controls
-/// among them.
+/// True for characters that render invisibly or reorder text, whatever precedes them
+/// (see [`crate::visible`], which also shows stray variation selectors).
 pub fn is_invisible(c: char) -> bool {
-    matches!(u32::from(c),
-        0x00..=0x1f | 0x7f..=0x9f | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x890..=0x891 | 0x8e2
-        | 0x180e | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0x2066..=0x206f | 0xfeff | 0xfff9..=0xfffb
-        | 0x110bd | 0x110cd | 0x13430..=0x1343f | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0001 | 0xe0020..=0xe007f)
+    crate::visible::is_hidden(c)
 }
 
 /// Collapses whitespace as Python's `" ".join(text.split())` and writes each character
-/// of each word with `escape`.
-fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, char)) -> String {
+/// of each word with `escape`, which also gets the character before it in the word.
+fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, char)) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        word.chars().for_each(|ch| escape(&mut out, ch));
+        let mut prev = None;
+        for ch in word.chars() {
+            escape(&mut out, prev, ch);
+            prev = Some(ch);
+        }
     }
     out
 }
 
-/// The hardened escaping (see [`Escaping::Hardened`]).
+/// The hardened escaping (see [`Escaping::Hardened`]). `@` gets a WORD JOINER (U+2060)
+/// before it: cmark-gfm (GitHub) finds e-mail, `mailto:` and `xmpp:` autolinks in the
+/// text after backslash escapes and entities are decoded and joined, and the joiner
+/// ends the address's local part there, while the text displays the same.
 pub fn hardened(text: &str) -> String {
-    collapse_and_escape(text, |out, ch| {
-        if ch.is_ascii_punctuation() {
+    collapse_and_escape(text, |out, prev, ch| {
+        if ch == '@' {
+            out.push_str("\u{2060}\\@");
+        } else if ch.is_ascii_punctuation() {
             out.push('\\');
             out.push(ch);
-        } else if is_invisible(ch) {
-            out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+        } else if crate::visible::is_shown(prev, ch) {
+            crate::visible::push_shown(out, ch);
         } else {
             out.push(ch);
         }
@@ -94,7 +99,7 @@ pub struct Artifact {
 /// `" ".join(text.split())`, `& < >` as entities, and ``\ ` * _ { } [ ] ( ) # + - . ! | > ~``
 /// backslash-escaped.
 pub fn literal(text: &str) -> String {
-    collapse_and_escape(text, |out, ch| match ch {
+    collapse_and_escape(text, |out, _, ch| match ch {
         '&' => out.push_str("&amp;"),
         '<' => out.push_str("&lt;"),
         '>' => out.push_str("&gt;"),

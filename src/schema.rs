@@ -206,15 +206,31 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
         ],
         &[("signature", b.pattern(DIGEST))],
     );
+    let enumeration = |values: &[&str]| json!({"type": "string", "enum": values});
+    // What an importer recorded (crate::import::ImportNote): one citation_id or source_id.
+    let note = b.object(
+        &[("importer", enumeration(&["anthropic", "locate"]))],
+        &[
+            ("citation_id", b.pattern(IDENTIFIER)),
+            ("source_id", b.pattern(IDENTIFIER)),
+            ("document_index", json!({"type": "integer", "minimum": 0})),
+            ("unit", enumeration(&["code_point", "utf16", "block", "unmatched"])),
+            ("separator", b.string(0, 16)),
+            ("whitespace", enumeration(&["exact", "loose"])),
+        ],
+    );
     let bundle = b.object(
         &[
             ("scope", json!({"$ref": "#/$defs/Scope"})),
             ("sources", json!({"type": "array", "items": {"$ref": "#/$defs/BundleSource"}})),
             ("report", json!({"$ref": "#/$defs/Report"})),
         ],
-        &[("reviews", json!({"type": "array", "items": {"$ref": "#/$defs/Review"}}))],
+        &[
+            ("reviews", json!({"type": "array", "items": {"$ref": "#/$defs/Review"}})),
+            ("import_notes", json!({"type": "array", "items": {"$ref": "#/$defs/ImportNote"}})),
+        ],
     );
-    b.root("Bundle", bundle, limits, &[("Scope", scope), ("SourceSpec", spec), ("BundleSource", source), ("Review", review)])
+    b.root("Bundle", bundle, limits, &[("Scope", scope), ("SourceSpec", spec), ("BundleSource", source), ("Review", review), ("ImportNote", note)])
 }
 
 /// Drops `null` values of optional fields (what a strict-mode model writes for "absent"),
@@ -222,7 +238,7 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
 pub fn strip_nulls(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            m.retain(|k, x| !(x.is_null() && matches!(k.as_str(), "rationale" | "citations" | "conflicts" | "gaps" | "reviews" | "revision" | "fetched_at" | "signature")));
+            m.retain(|k, x| !(x.is_null() && matches!(k.as_str(), "rationale" | "citations" | "conflicts" | "gaps" | "reviews" | "revision" | "fetched_at" | "signature" | "import_notes")));
             m.values_mut().for_each(strip_nulls);
         }
         Value::Array(a) => a.iter_mut().for_each(strip_nulls),

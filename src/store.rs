@@ -11,6 +11,7 @@ use crate::clock::Clock;
 use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, sha256_hex};
 use crate::error::{ContractError, StoreError, StoreErrorKind};
+use crate::locate::{locate, LocateOptions, Located, Selector};
 
 /// Default maximum number of specs in a catalogue.
 pub const DEFAULT_MAX_SOURCES: usize = 16;
@@ -225,23 +226,38 @@ impl EvidenceStore {
         Ok(snapshot)
     }
 
-    /// Makes a citation from the only occurrence of `text` in the snapshot.
+    /// Makes a citation from the only occurrence of `text` in the snapshot (overlapping
+    /// occurrences counted; CRLF and CR in `text` normalised as the source was).
     pub fn quote(&self, scope: &Scope, source_ref: &SourceRef, text: &str, citation_id: &str) -> Result<Citation, StoreError> {
+        self.quote_with(scope, source_ref, &Selector::exact(text), citation_id, LocateOptions::default())
+    }
+
+    /// Makes a citation from the one occurrence that `selector` picks (its prefix and
+    /// suffix, or its 1-based occurrence). The citation's quote is the source's text.
+    pub fn quote_with(
+        &self,
+        scope: &Scope,
+        source_ref: &SourceRef,
+        selector: &Selector,
+        citation_id: &str,
+        options: LocateOptions,
+    ) -> Result<Citation, StoreError> {
         let snapshot = self.get(scope, source_ref)?;
-        let (start, end) = snapshot.index.unique_occurrence(&snapshot.content, text).ok_or(StoreErrorKind::QuoteNotUnique)?;
-        let mut c = validate::Checker::default();
-        c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
-        c.string(&Value::String(text.to_owned()), "/quote", &crate::contract::QUOTE_RULE);
-        if !c.violations.is_empty() {
-            return Err(ContractError { subject: "citation", violations: c.violations }.into());
-        }
-        Ok(Citation {
-            citation_id: citation_id.to_owned(),
-            source_ref: source_ref.clone(),
-            start: start as u64,
-            end: end as u64,
-            quote: text.to_owned(),
-        })
+        let found = locate(&source_ref.source_id, &snapshot.index, &snapshot.content, selector, options)?;
+        citation_checked(citation_id, source_ref, found.start, found.end, found.text)
+    }
+
+    /// Locates `selector` in the current snapshot of a source (whatever its revision).
+    pub fn locate_current(&self, scope: &Scope, source_id: &str, selector: &Selector, options: LocateOptions) -> Result<(&Arc<Snapshot>, Located), StoreError> {
+        self.ensure_open()?;
+        let snapshot = self.current(scope, source_id).ok_or(StoreErrorKind::RefUnavailable)?;
+        let found = locate(source_id, &snapshot.index, &snapshot.content, selector, options)?;
+        Ok((snapshot, found))
+    }
+
+    /// Every catalogue entry (in no particular order).
+    pub fn specs(&self) -> impl Iterator<Item = &SourceSpec> {
+        self.specs.values()
     }
 
     /// Makes a citation from an explicit range of the snapshot's (LF-normalised) text,
@@ -261,13 +277,7 @@ impl EvidenceStore {
         let (s, e) = crate::citation::convert_range(&snapshot.content, start, end, unit, crate::citation::Unit::CodePoint)
             .map_err(QuoteRangeError::Offset)?;
         let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::error::OffsetErrorKind::OutOfRange))?;
-        let mut c = validate::Checker::default();
-        c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
-        c.string(&Value::String(quote.to_owned()), "/quote", &crate::contract::QUOTE_RULE);
-        if !c.violations.is_empty() {
-            return Err(StoreError::from(ContractError { subject: "citation", violations: c.violations }).into());
-        }
-        Ok(Citation { citation_id: citation_id.to_owned(), source_ref: source_ref.clone(), start: s as u64, end: e as u64, quote: quote.to_owned() })
+        Ok(citation_checked(citation_id, source_ref, s, e, quote.to_owned())?)
     }
 
     /// Drops the current snapshot; the revision counter stays, so an old citation never
@@ -290,6 +300,16 @@ impl EvidenceStore {
     }
 }
 
+/// A citation whose id and quote meet the citation contract.
+pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start: usize, end: usize, quote: String) -> Result<Citation, StoreError> {
+    let mut c = validate::Checker::default();
+    c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
+    c.string(&Value::String(quote.clone()), "/quote", &crate::contract::QUOTE_RULE);
+    if !c.violations.is_empty() {
+        return Err(ContractError { subject: "citation", violations: c.violations }.into());
+    }
+    Ok(Citation { citation_id: citation_id.to_owned(), source_ref: source_ref.clone(), start: start as u64, end: end as u64, quote })
+}
 
 /// Why [`EvidenceStore::quote_range`] failed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,8 +20,9 @@ use crate::citation::Unit;
 use crate::render::Escaping;
 use crate::schema::Dialect;
 use crate::store::QuoteRangeError;
-use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim};
-use crate::outcome::{Effects, Expected, Finish, Graded, Observation, Task};
+use crate::catalog::{CatalogError, DocumentCatalog as CoreCatalog};
+use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
+use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
 use crate::review::Review;
 use crate::store::{EvidenceStore as CoreStore, StoreOptions};
 
@@ -67,7 +68,7 @@ export interface Artifact { content: string; content_digest: string; report_dige
 /** One source of a bundle: its spec and its text at a known revision (default 1). */
 export interface BundleSource { spec: SourceSpec; content: string; revision?: number; fetched_at?: string; }
 /** Everything one stateless check needs. */
-export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; }
+export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; import_notes?: ImportNote[]; }
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
 export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; }
@@ -113,20 +114,52 @@ export type Observation =
 export interface Finish { status: AnswerStatus; claims?: ExcerptClaim[]; text?: string; }
 export type OutcomeReason =
   | "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation"
-  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed";
+  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed"
+  | "document_changed";
 /** What the executor delivers: its own text and claims, from observations only. */
 export interface Outcome {
   task_id: string; status: AnswerStatus | "rejected"; requested: AnswerStatus; accepted: boolean; reasons: OutcomeReason[];
-  text: string; claims: ExcerptClaim[]; evaluation: Evaluation;
+  text: string; item_id: string | null; claims: ExcerptClaim[]; evaluation: Evaluation;
   receipt: string | null; remaining: number | null; recovery_key: string | null;
+  /** The observations it was decided from, for `gradeTask` to replay. */
+  observations: Observation[];
 }
-export interface Expected { status: string; ledger: number; remaining?: number | null; }
-export interface Effects { ledger: number; remaining?: number | null; }
+/** `item_id`: whose facts the answer must give; `quantity`: what a reservation takes from stock. */
+export interface Expected { status: string; ledger: number; remaining?: number | null; item_id?: string | null; quantity?: number | null; }
+/** Measured on the environment; with `stock_before` the status's stock rule is checked. */
+export interface Effects { ledger: number; remaining?: number | null; stock_before?: number | null; }
+export type GradeCheck = "status" | "support" | "completeness" | "duplicates" | "receipts" | "ledger" | "ledger_rule" | "remaining" | "stock";
 export interface Grade {
   passed: boolean;
-  checks: { status: boolean; support: boolean; completeness: boolean; duplicates: boolean; ledger: boolean; remaining: boolean };
-  failed: Array<"status" | "support" | "completeness" | "duplicates" | "ledger" | "remaining">;
+  /** "trusted": support, completeness and duplicates are the outcome's own word (no catalogue given). */
+  evaluation: "recomputed" | "trusted";
+  checks: {
+    status: boolean; support: boolean; completeness: boolean; duplicates: boolean; receipts: boolean;
+    ledger: boolean; ledger_rule: boolean; remaining: boolean;
+    /** `null`: not checkable (no `stock_before`, or no quantity known). */
+    stock: boolean | null;
+  };
+  failed: GradeCheck[];
+  recomputed: GradeCheck[];
+  from_caller: GradeCheck[];
+  /** The claims' evaluation recomputed against the catalogue; `null` when trusted. */
+  claim_evaluation: Evaluation | null;
+  receipt_reasons: OutcomeReason[];
 }
+/** A list of documents, or a frozen catalogue. */
+export type DocumentSource = Document[] | DocumentCatalog;
+export interface FinalizeOptions { catalog?: DocumentCatalog; }
+export interface GradeOptions { catalog?: DocumentCatalog; }
+/** What an import froze. */
+export interface Imported { item_id: string; sha256: string; lines: number; }
+/** A catalogued document as saved, with its frozen digest. */
+export interface CatalogEntry { id: string; title: string; body: string; sha256: string; }
+/** A saved catalogue (`catalog.toJSON()`). */
+export interface CatalogJson { documents: CatalogEntry[]; }
+/** `documents`: imported in order at construction. */
+export interface DocumentCatalogOptions { lang?: Lang; documents?: Document[]; }
+/** A catalogue refusal: "document_changed", "catalog_digest_mismatch" or "unknown_document". */
+export interface CatalogError extends EvidenceError { item_id: string; expected_sha256?: string; actual_sha256?: string; }
 /** A JSON Schema (draft 2020-12) document. */
 export type JsonSchema = { [keyword: string]: unknown };
 /** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
@@ -254,6 +287,26 @@ extern "C" {
     pub type JsEffects;
     #[wasm_bindgen(typescript_type = "Grade")]
     pub type JsGrade;
+    #[wasm_bindgen(typescript_type = "DocumentSource")]
+    pub type JsDocumentSource;
+    #[wasm_bindgen(typescript_type = "Document | DocumentCatalog")]
+    pub type JsDocumentOrCatalog;
+    #[wasm_bindgen(typescript_type = "FinalizeOptions")]
+    pub type JsFinalizeOptions;
+    #[wasm_bindgen(typescript_type = "GradeOptions")]
+    pub type JsGradeOptions;
+    #[wasm_bindgen(typescript_type = "Imported")]
+    pub type JsImported;
+    #[wasm_bindgen(typescript_type = "Document | undefined")]
+    pub type JsMaybeDocument;
+    #[wasm_bindgen(typescript_type = "string[]")]
+    pub type JsIds;
+    #[wasm_bindgen(typescript_type = "CatalogJson")]
+    pub type JsCatalogJson;
+    #[wasm_bindgen(typescript_type = "CatalogJson | string")]
+    pub type JsCatalogJsonInput;
+    #[wasm_bindgen(typescript_type = "DocumentCatalogOptions")]
+    pub type JsDocumentCatalogOptions;
 }
 
 #[cfg(feature = "console_error_panic_hook")]
@@ -385,6 +438,7 @@ fn store_error(e: StoreError) -> JsValue {
     match e {
         StoreError::Contract(c) => contract_error(&c),
         StoreError::Store(k) => evidence_error(k.code(), k.message()),
+        StoreError::Locate(l) => locate_error(&l),
     }
 }
 
@@ -416,6 +470,9 @@ extern "C" {
     /// `Object.keys` (runs a Proxy's `ownKeys` and `getOwnPropertyDescriptor` traps).
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn keys_caught(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `Array.isArray` (throws for a revoked Proxy).
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array_caught(value: &JsValue) -> Result<bool, JsValue>;
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -814,15 +871,15 @@ impl EvidenceStore {
         #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+        options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
         let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
         let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
-        // A text longer than any snapshot can hold occurs nowhere, like the empty stand-in.
-        let max_units = self.core()?.options().max_source_bytes;
-        let text = bounded_text_arg(&text, "text", max_units, "")?;
+        let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let c = self.core()?.quote(&scope, &source_ref, &text, &citation_id).map_err(store_error)?;
+        let (selector, locate_options) = quote_options(text, options)?;
+        let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).map_err(store_error)?;
         typed(&c)
     }
 
@@ -1072,14 +1129,6 @@ fn list_arg<T>(value: JsValue, name: &str, parse: fn(&Value) -> Result<T, Contra
     parse(&v).map_err(|e| contract_error(&e))
 }
 
-fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractError> {
-    let mut c = crate::contract::validate::Checker::default();
-    match c.list(v, "", 0, usize::MAX, Observation::check) {
-        Some(o) if c.violations.is_empty() => Ok(o),
-        _ => Err(ContractError { subject: "observations", violations: c.violations }),
-    }
-}
-
 fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     let s = text_arg(value, "status")?;
     AnswerStatus::parse(&s).ok_or_else(|| {
@@ -1088,52 +1137,96 @@ fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     })
 }
 
-/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`).
+/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
+/// of a document, or of the catalogue's document `itemId`.
 #[wasm_bindgen(js_name = extractExcerpts)]
-pub fn extract_excerpts(doc: JsDocument) -> Result<JsExcerptClaims, JsValue> {
-    let doc: Document = parse_arg(&doc.into(), false, "document")?;
-    typed(&crate::excerpt::extract_excerpts(&doc))
+pub fn extract_excerpts(
+    source: JsDocumentOrCatalog,
+    #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
+) -> Result<JsExcerptClaims, JsValue> {
+    let source: JsValue = source.into();
+    match catalog_handle(&source)? {
+        Some(handle) => {
+            let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
+            with_catalog(handle, |c| c.require(&item_id).map(crate::excerpt::extract_excerpts))?.map_err(catalog_error).and_then(|e| typed(&e))
+        }
+        None => {
+            let doc: Document = parse_arg(&source, false, "document")?;
+            typed(&crate::excerpt::extract_excerpts(&doc))
+        }
+    }
+}
+
+/// Runs `f` over the documents of a list or a catalogue.
+fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
+    match catalog_handle(&source)? {
+        Some(handle) => with_catalog(handle, |c| f(&c.library())),
+        None => {
+            let documents = list_arg(source, "documents", documents_from_value)?;
+            Ok(f(&Library::new(&documents)))
+        }
+    }
 }
 
 /// Whether a claim is exactly the line it names, in the document version it names.
 #[wasm_bindgen(js_name = checkExcerpt)]
-pub fn check_excerpt(documents: JsDocuments, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
-    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
+pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
     let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim")?;
-    typed(&crate::excerpt::check_excerpt(&documents, &claim))
+    typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
 }
 
 /// Support and completeness of an answer's claims about one item, given its status.
 #[wasm_bindgen(js_name = evaluateClaims)]
 pub fn evaluate_claims(
-    documents: JsDocuments,
+    documents: JsDocumentSource,
     #[wasm_bindgen(js_name = itemId, unchecked_param_type = "string")] item_id: JsValue,
     claims: JsExcerptClaims,
     status: JsAnswerStatus,
 ) -> Result<JsEvaluation, JsValue> {
-    let documents = list_arg(documents.into(), "documents", documents_from_value)?;
     let item_id = text_arg(&item_id, "itemId")?;
     let claims = list_arg(claims.into(), "claims", claims_from_value)?;
     let status = status_arg(&status.into())?;
-    typed(&crate::excerpt::evaluate_claims(&documents, &item_id, &claims, status))
+    typed(&with_documents(documents.into(), |lib| crate::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
 
-/// The executor's decision on a policy's finish, from the task and the observations.
+/// The catalogue of `options.catalog`, if any.
+fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
+    let options = Options::new(options, &["catalog"], "options")?;
+    match options.get("catalog") {
+        None => Ok(None),
+        Some(v) => catalog_handle(&v)?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog".to_owned())),
+    }
+}
+
+/// The executor's decision on a policy's finish, from the task and the observations;
+/// with `options.catalog`, claims are checked against the frozen catalogue.
 #[wasm_bindgen]
-pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish) -> Result<JsOutcome, JsValue> {
+pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
     let task: Task = parse_arg(&task.into(), false, "task")?;
     let observations = list_arg(observations.into(), "observations", observations_from_value)?;
     let finish: Finish = parse_arg(&finish.into(), false, "finish")?;
-    typed(&crate::outcome::finalize(&task, &observations, &finish))
+    let outcome = match catalog_option(options.map(Into::into))? {
+        Some(handle) => with_catalog(handle, |c| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        None => crate::outcome::finalize(&task, &observations, &finish),
+    };
+    typed(&outcome)
 }
 
-/// Grades one task of an evaluation run.
+/// Grades one task of an evaluation run. With `options.catalog` support and coverage
+/// are recomputed from the outcome's claims; without, they are the outcome's own
+/// (`evaluation: "trusted"`).
 #[wasm_bindgen(js_name = gradeTask)]
-pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects) -> Result<JsGrade, JsValue> {
+pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
+    let catalog = catalog_option(options.map(Into::into))?;
     let expected: Expected = parse_arg(&expected.into(), false, "expected")?;
-    let outcome = list_arg(outcome.into(), "outcome", Graded::from_outcome_value)?;
+    let v = value_arg(&outcome.into(), "outcome")?;
+    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).map_err(|e| contract_error(&e))?;
     let effects: Effects = parse_arg(&effects.into(), false, "effects")?;
-    typed(&crate::outcome::grade(&expected, &outcome, &effects))
+    let grade = match catalog {
+        Some(handle) => with_catalog(handle, |c| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        None => crate::outcome::grade(&expected, &outcome, &effects, None),
+    };
+    typed(&grade)
 }
 
 // ---- offsets and diagnostics ---------------------------------------------------------
@@ -1172,10 +1265,411 @@ pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &Evidenc
     typed(&out)
 }
 
-/// The citation an annotation made by `toWebAnnotations` describes.
+/// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
+/// annotation, see `EvidenceStore.fromWebAnnotation`).
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
     let v = value_arg(&annotation.into(), "annotation")?;
     let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
     typed(&c)
+}
+
+// ==== importers and the quote locator (issue 17) ========================================
+// Kept together at the end of the file to ease merging.
+
+#[wasm_bindgen(typescript_custom_section)]
+const IMPORT_TYPES: &str = r#"
+/** Picks one occurrence of a quote: W3C TextQuoteSelector context (the text right before and after), or the n-th occurrence (1-based). `whitespace: "loose"` matches whitespace runs loosely, only when asked. `compat: "reference"`: the reference's count (non-overlapping) and its one code `quote_not_unique`. */
+export interface QuoteOptions { prefix?: string; suffix?: string; occurrence?: number; whitespace?: "exact" | "loose"; compat?: "reference"; }
+/** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
+export interface TextQuoteSelector { type: "TextQuoteSelector"; exact: string; prefix?: string; suffix?: string; }
+/** An annotation that carries only a quote: located in its source (`state.source_id`, or the catalogue locator equal to `source`). */
+export interface QuoteOnlyAnnotation {
+  id?: string; type?: "Annotation";
+  target: { source?: string; selector: TextQuoteSelector | TextQuoteSelector[]; state?: { type?: "SourceRevision"; source_id: string } };
+}
+/** A citation a model wrote without offsets. */
+export interface DraftCitation { citation_id?: string; source_id: string; quote: string; prefix?: string; suffix?: string; occurrence?: number; }
+export interface DraftClaim { claim_id: string; text: string; kind: ClaimKind; rationale?: string; citations?: Array<Citation | DraftCitation>; }
+/** A report whose citations may be quote-only. */
+export interface DraftReport { title: string; claims: DraftClaim[]; conflicts?: Conflict[]; gaps?: string[]; }
+export interface LocatedCitation { claim_id: string; citation_id: string; source_id: string; start: number; end: number; quote: string; whitespace: "exact" | "loose"; }
+/** A quote that was not located; its claim keeps no citation for it. */
+export interface LocateIssue {
+  claim_id: string; citation_id: string | null; source_id: string;
+  code: "quote_not_found" | "quote_ambiguous" | "ref_unavailable"; message: string; count?: number; ranges?: Array<[number, number]>;
+}
+export interface LocateResult { report: ParsedReport; located: LocatedCitation[]; issues: LocateIssue[]; }
+export interface LocateOptions { whitespace?: "exact" | "loose"; lang?: Lang; maxClaims?: number; maxCitations?: number; }
+/** What an importer recorded for one citation (`citation_id`) or one source (`source_id`). */
+export interface ImportNote {
+  importer: "anthropic" | "locate"; citation_id?: string; source_id?: string; document_index?: number;
+  unit?: "code_point" | "utf16" | "block" | "unmatched"; separator?: string; whitespace?: "exact" | "loose";
+}
+/** A bundle whose report is a draft. */
+export interface DraftBundle { scope: Scope; sources: BundleSource[]; report: DraftReport; reviews?: Review[]; import_notes?: ImportNote[]; }
+export interface LocatedBundle { bundle: Bundle; located: LocatedCitation[]; issues: LocateIssue[]; }
+export interface LocateBundleOptions extends LocateOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
+/** A Messages API request (the documents are its `document` blocks). */
+export interface AnthropicRequest { messages: Array<{ role: string; content: string | Array<{ type: string; [key: string]: unknown }> }>; [key: string]: unknown; }
+/** A Messages API response with citations. */
+export interface AnthropicResponse {
+  content: Array<{ type: string; text?: string; citations?: Array<{ type: string; cited_text: string; document_index: number; [key: string]: unknown }> | null; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+/** `sourceIds[i]` names document i (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps. */
+export interface AnthropicOptions { scope: Scope; sourceIds?: string[]; fetchedAt?: string; uncitedAsGaps?: boolean; }
+/** A locate error also says where and how often: `sourceId`, `count`, `ranges`. */
+export interface LocateError extends EvidenceError { sourceId: string; count?: number; ranges?: Array<[number, number]>; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "QuoteOptions")]
+    pub type JsQuoteOptions;
+    #[wasm_bindgen(typescript_type = "WebAnnotation | QuoteOnlyAnnotation")]
+    pub type JsQuoteAnnotation;
+    #[wasm_bindgen(typescript_type = "DraftReport | string")]
+    pub type JsDraftReport;
+    #[wasm_bindgen(typescript_type = "LocateOptions")]
+    pub type JsLocateOptions;
+    #[wasm_bindgen(typescript_type = "LocateResult")]
+    pub type JsLocateResult;
+    #[wasm_bindgen(typescript_type = "DraftBundle | string")]
+    pub type JsDraftBundle;
+    #[wasm_bindgen(typescript_type = "LocateBundleOptions")]
+    pub type JsLocateBundleOptions;
+    #[wasm_bindgen(typescript_type = "LocatedBundle")]
+    pub type JsLocatedBundle;
+    #[wasm_bindgen(typescript_type = "AnthropicRequest | string")]
+    pub type JsAnthropicRequest;
+    #[wasm_bindgen(typescript_type = "AnthropicResponse | string")]
+    pub type JsAnthropicResponse;
+    #[wasm_bindgen(typescript_type = "AnthropicOptions")]
+    pub type JsAnthropicOptions;
+    #[wasm_bindgen(typescript_type = "Bundle")]
+    pub type JsImportedBundle;
+}
+
+/// A locate error: its code, a message naming the source and the numbers, and
+/// `sourceId`, `count`, `ranges` as properties.
+fn locate_error(l: &crate::locate::LocateError) -> JsValue {
+    let e = js_error("EvidenceError", l.code(), &l.message_in(lang()));
+    let _ = Reflect::set(&e, &JsValue::from_str("sourceId"), &JsValue::from_str(l.source_id()));
+    if let Some(n) = l.count() {
+        let _ = Reflect::set(&e, &JsValue::from_str("count"), &JsValue::from_f64(n as f64));
+    }
+    if !l.ranges().is_empty() {
+        let ranges: Vec<[usize; 2]> = l.ranges().iter().map(|(s, e)| [*s, *e]).collect();
+        let _ = Reflect::set(&e, &JsValue::from_str("ranges"), &to_js(&ranges).unwrap_or(JsValue::NULL));
+    }
+    e.into()
+}
+
+impl Options {
+    fn whitespace(&self) -> Result<crate::locate::Whitespace, JsValue> {
+        use crate::locate::Whitespace;
+        match self.get("whitespace").map(|v| v.as_string()) {
+            None => Ok(Whitespace::Exact),
+            Some(Some(w)) if w == "exact" => Ok(Whitespace::Exact),
+            Some(Some(w)) if w == "loose" => Ok(Whitespace::Loose),
+            Some(_) => Err(argument_error("options.whitespace must be \"exact\" or \"loose\"".to_owned())),
+        }
+    }
+
+    fn optional_text(&self, key: &str) -> Result<Option<String>, JsValue> {
+        self.get(key).map(|v| text_arg(&v, &format!("options.{key}"))).transpose()
+    }
+}
+
+fn quote_options(text: String, options: Option<JsQuoteOptions>) -> Result<(crate::locate::Selector, crate::locate::LocateOptions), JsValue> {
+    use crate::locate::{Counting, LocateOptions, Selector};
+    let options = Options::new(options.map(Into::into), &["prefix", "suffix", "occurrence", "whitespace", "compat"], "options")?;
+    let occurrence = match options.get("occurrence") {
+        None => None,
+        Some(_) => match options.count("occurrence", 0)? {
+            0 => return Err(argument_error("options.occurrence counts from 1".to_owned())),
+            n => Some(n),
+        },
+    };
+    let counting = match options.escaping()? {
+        Escaping::Reference => Counting::Reference,
+        Escaping::Hardened => Counting::Overlapping,
+    };
+    let selector = Selector { exact: text, prefix: options.optional_text("prefix")?, suffix: options.optional_text("suffix")?, occurrence };
+    Ok((selector, LocateOptions { counting, whitespace: options.whitespace()? }))
+}
+
+#[wasm_bindgen]
+impl EvidenceStore {
+    /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
+    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
+    /// current revision of its source (`state.source_id`, or the catalogue locator equal
+    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
+    #[wasm_bindgen(js_name = fromWebAnnotation)]
+    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
+        let options = Options::new(options.map(Into::into), &["whitespace"], "options")?;
+        let _lang = LangGuard::set(self.lang);
+        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let v = value_arg(&annotation.into(), "annotation")?;
+        let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()?).map_err(store_error)?;
+        typed(&c)
+    }
+}
+
+/// A JSON argument given as an object or as JSON text.
+fn json_value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
+    let text = json_text(value, true, name, DEFAULT_MAX_INPUT_BYTES)?;
+    parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
+}
+
+/// Locates the quote-only citations of a draft report (`{source_id, quote, prefix?,
+/// suffix?, occurrence?}`) in the store's current snapshots. Absent or ambiguous quotes
+/// are issues and their citations are left out, so their claims can only be insufficient.
+#[wasm_bindgen(js_name = locateCitations)]
+pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
+    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations"], "options")?;
+    let lang = match options.get("lang") {
+        Some(_) => options.lang()?,
+        None => store.lang,
+    };
+    let _lang = LangGuard::set(lang);
+    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let draft = json_value_arg(&draft.into(), "draft")?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
+    typed(&r)
+}
+
+/// Locates the quote-only citations of a draft bundle against its own sources: the
+/// bundle to check, what was located, and the issues.
+#[wasm_bindgen(js_name = locateBundle)]
+pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
+    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations", "now", "maxSources", "maxSourceBytes"], "options")?;
+    let lang = options.lang()?;
+    let _lang = LangGuard::set(lang);
+    let bundle_options = BundleOptions {
+        clock: options.clock()?,
+        render: false,
+        store: options.store()?,
+        limits: options.limits()?,
+        escaping: Escaping::Hardened,
+        review_key: None,
+        lang,
+    };
+    let draft = json_value_arg(&draft.into(), "draft")?;
+    let r = crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()?).map_err(bundle_error)?;
+    typed(&r)
+}
+
+/// A bundle from an Anthropic Messages API request and its response with citations.
+#[wasm_bindgen(js_name = fromAnthropicMessage)]
+pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
+    let options = Options::new(Some(options.into()), &["scope", "sourceIds", "fetchedAt", "uncitedAsGaps"], "options")?;
+    let scope: Scope = match options.get("scope") {
+        Some(s) => parse_arg(&s, false, "options.scope")?,
+        None => return Err(argument_error("options.scope is required".to_owned())),
+    };
+    let source_ids = match options.get("sourceIds") {
+        None => Vec::new(),
+        Some(v) => match json_value_arg(&v, "options.sourceIds")? {
+            Value::Array(ids) => ids.iter().map(|id| id.as_str().map(str::to_owned).ok_or_else(|| argument_error("options.sourceIds must be an array of strings".to_owned()))).collect::<Result<_, _>>()?,
+            _ => return Err(argument_error("options.sourceIds must be an array of strings".to_owned())),
+        },
+    };
+    let core = crate::import::anthropic::AnthropicOptions {
+        scope,
+        source_ids,
+        fetched_at: options.optional_text("fetchedAt")?,
+        uncited_as_gaps: options.flag("uncitedAsGaps", false)?,
+    };
+    let request = json_value_arg(&request.into(), "request")?;
+    let response = json_value_arg(&response.into(), "response")?;
+    let bundle = crate::import::anthropic::from_anthropic_message(&request, &response, &core).map_err(|e| contract_error(&e))?;
+    typed(&bundle)
+}
+
+// ---- the document catalogue (the second article's frozen documents table) ------------
+
+thread_local! {
+    /// The catalogues alive, by handle: a function given a `DocumentCatalog` finds its
+    /// documents here without taking the instance from its owner.
+    static CATALOGS: std::cell::RefCell<std::collections::HashMap<u32, CoreCatalog>> = std::cell::RefCell::new(std::collections::HashMap::new());
+    static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// The handle of a `DocumentCatalog` instance; `None` for anything else.
+fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
+    if !value.is_object() || is_array_caught(value).unwrap_or(true) {
+        return Ok(None);
+    }
+    // The getter throws once the instance was freed; a plain object has no such property.
+    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error("the DocumentCatalog was freed".to_owned()))?;
+    Ok(handle.as_f64().map(|h| h as u32))
+}
+
+fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog) -> R) -> Result<R, JsValue> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+}
+
+fn catalog_error(e: CatalogError) -> JsValue {
+    let (item_id, digests) = match &e {
+        CatalogError::Contract(c) => return contract_error(c),
+        CatalogError::Digest { item_id, expected, actual, .. } => (item_id, Some((expected, actual))),
+        CatalogError::Unknown { item_id } => (item_id, None),
+    };
+    let err = js_error("EvidenceError", e.code(), &e.message_in(lang()));
+    let _ = Reflect::set(&err, &JsValue::from_str("item_id"), &JsValue::from_str(item_id));
+    if let Some((expected, actual)) = digests {
+        let _ = Reflect::set(&err, &JsValue::from_str("expected_sha256"), &JsValue::from_str(expected));
+        let _ = Reflect::set(&err, &JsValue::from_str("actual_sha256"), &JsValue::from_str(actual));
+    }
+    err.into()
+}
+
+/// Documents imported once, their digests frozen: the same body again is a no-op, a
+/// different body under the same id throws `document_changed` and replaces nothing.
+/// Pass it wherever a document list goes, and as `options.catalog` to `finalize` and
+/// `gradeTask`.
+#[wasm_bindgen]
+pub struct DocumentCatalog {
+    handle: u32,
+    lang: Lang,
+}
+
+impl Drop for DocumentCatalog {
+    fn drop(&mut self) {
+        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+    }
+}
+
+impl DocumentCatalog {
+    fn adopt(inner: CoreCatalog, lang: Lang) -> DocumentCatalog {
+        let handle = NEXT_CATALOG.with(|n| {
+            let h = n.get();
+            n.set(h.wrapping_add(1).max(1));
+            h
+        });
+        CATALOGS.with(|m| m.borrow_mut().insert(handle, inner));
+        DocumentCatalog { handle, lang }
+    }
+
+    fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
+        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+    }
+}
+
+#[wasm_bindgen]
+impl DocumentCatalog {
+    /// An empty catalogue, or one holding `options.documents` (imported in order).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+        let options = Options::new(options.map(Into::into), &["lang", "documents"], "options")?;
+        let lang = options.lang()?;
+        let _lang = LangGuard::set(lang);
+        let mut inner = CoreCatalog::new();
+        if let Some(docs) = options.get("documents") {
+            for doc in list_arg(docs, "options.documents", documents_from_value)? {
+                inner.import(doc).map_err(catalog_error)?;
+            }
+        }
+        Ok(DocumentCatalog::adopt(inner, lang))
+    }
+
+    /// Loads a saved catalogue (`toJSON()`), re-verifying every digest; a body that is
+    /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
+    #[wasm_bindgen(js_name = fromJSON)]
+    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+        let options = Options::new(options.map(Into::into), &["lang"], "options")?;
+        let lang = options.lang()?;
+        let _lang = LangGuard::set(lang);
+        let json: JsValue = json.into();
+        let v = if json.is_string() {
+            let text = json_text(&json, true, "json", DEFAULT_MAX_INPUT_BYTES)?;
+            parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "catalog").map_err(|e| contract_error(&e))?
+        } else {
+            value_arg(&json, "json")?
+        };
+        let inner = CoreCatalog::from_value(&v).map_err(catalog_error)?;
+        Ok(DocumentCatalog::adopt(inner, lang))
+    }
+
+    /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
+    #[wasm_bindgen(js_name = import)]
+    pub fn import_document(&mut self, doc: JsDocument) -> Result<JsImported, JsValue> {
+        let _lang = LangGuard::set(self.lang);
+        let doc: Document = parse_arg(&doc.into(), false, "document")?;
+        let imported = self.inner(|c| c.import(doc))?.map_err(catalog_error)?;
+        typed(&imported)
+    }
+
+    /// The document with this id, or `undefined`.
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Result<JsMaybeDocument, JsValue> {
+        let id = text_arg(&id, "id")?;
+        match self.inner(|c| c.get(&id).cloned())? {
+            Some(doc) => typed(&doc),
+            None => Ok(JsValue::UNDEFINED.unchecked_into()),
+        }
+    }
+
+    /// The ids, sorted.
+    pub fn ids(&self) -> Result<JsIds, JsValue> {
+        typed(&self.inner(|c| c.ids().into_iter().map(str::to_owned).collect::<Vec<_>>())?)
+    }
+
+    /// The saved form: every document with its frozen digest (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsCatalogJson, JsValue> {
+        typed(&self.inner(|c| c.to_json())?)
+    }
+
+    /// How functions given this catalogue find it (internal).
+    #[wasm_bindgen(getter = __catalogHandle, skip_typescript)]
+    pub fn catalog_handle(&self) -> u32 {
+        self.handle
+    }
+}
+
+// ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
+
+#[wasm_bindgen(typescript_custom_section)]
+const PARSE_BUNDLE_TYPES: &str = r#"
+/** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
+export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; }
+/** A bundle as parsed: every default filled in (an absent content reads as ""). */
+export interface ParsedBundle { scope: Scope; sources: { spec: SourceSpec; content: string; revision: number; fetched_at: string | null }[]; report: ParsedReport; reviews: Review[]; }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "ParseBundleOptions")]
+    pub type JsParseBundleOptions;
+    #[wasm_bindgen(typescript_type = "ParsedBundle")]
+    pub type JsParsedBundle;
+}
+
+/// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
+/// parsed, without checking it against its sources. `requireContents: false` lets sources
+/// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
+#[wasm_bindgen(js_name = parseBundle)]
+pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
+    let options = Options::new(options.map(Into::into), &["requireContents", "maxClaims", "maxCitations", "maxInputBytes", "lang"], "options")?;
+    let _lang = LangGuard::set(options.lang()?);
+    let limits = options.limits()?;
+    let bundle: Bundle = if options.flag("requireContents", true)? {
+        parse_arg_with(&bundle.into(), true, "bundle", &limits)?
+    } else {
+        let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes)?;
+        crate::bundle::bundle_without_contents(&text, &limits).map_err(|e| contract_error(&e))?
+    };
+    typed(&bundle)
+}
+
+// ---- invisible characters (issue 12, finding 4) -----------------------------------------
+
+/// The text with every character that would hide content (controls, bidirectional and
+/// other format characters, fillers, stray variation selectors, tag characters) written
+/// as `⟦U+XXXX⟧`, line feeds and tabs kept: what the hardened artifact shows, for a page.
+#[wasm_bindgen(js_name = showInvisible)]
+pub fn show_invisible(text: &str) -> String {
+    crate::visible::show_invisible(text)
 }

@@ -415,9 +415,15 @@ fn quote_needs_a_unique_passage_and_a_valid_id() {
     let mut st = store();
     let s = scope("t");
     let r = st.ingest(&s, "a", "xx 😀 yy 😀 zz").unwrap();
-    assert_eq!(st.quote(&s, &r, "😀", "q").unwrap_err().code(), "quote_not_unique");
-    assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_unique");
-    assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_unique");
+    assert_eq!(st.quote(&s, &r, "😀", "q").unwrap_err().code(), "quote_ambiguous");
+    assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_found");
+    assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_found");
+    // The reference's one code for both, under compat "reference".
+    let reference = evidence_check::locate::LocateOptions { counting: evidence_check::locate::Counting::Reference, ..Default::default() };
+    for text in ["😀", "", "ww"] {
+        let sel = evidence_check::locate::Selector::exact(text);
+        assert_eq!(st.quote_with(&s, &r, &sel, "q", reference).unwrap_err().code(), "quote_not_unique");
+    }
     let c = st.quote(&s, &r, "yy 😀", "q").unwrap();
     assert_eq!((c.start, c.end), (5, 9), "code points, not bytes or UTF-16 units");
     match st.quote(&s, &r, "zz", "bad id").unwrap_err() {
@@ -467,7 +473,7 @@ fn limits_can_be_raised() {
 fn hardened_escaping_leaves_no_markdown_and_shows_invisible_characters() {
     assert_eq!(
         hardened("  see http://x.y/a_b?c=1&d  www.example.org a@b.co <b> [x](y) | ~~z~~ :) "),
-        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a\\@b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
+        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a\u{2060}\\@b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
     );
     assert_eq!(hardened("a\u{202e}b\u{200b}c\u{0}d\u{7f}"), "a⟦U+202E⟧b⟦U+200B⟧c⟦U+0000⟧d⟦U+007F⟧");
     assert_eq!(hardened("line\nbreak\u{2028}here"), "line break here");

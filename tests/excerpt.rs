@@ -7,7 +7,8 @@ use evidence_check::excerpt::{
     check_excerpt, claims_from_value, documents_from_value, evaluate_claims, extract_excerpts, splitlines, AnswerStatus, Document,
     ExcerptCheck, ExcerptClaim, ExcerptReason,
 };
-use evidence_check::outcome::{finalize, grade_task, Effects, Expected, Finish, Observation, OutcomeReason, Task};
+use evidence_check::catalog::DocumentCatalog;
+use evidence_check::outcome::{finalize, finalize_in, grade_task, grade_task_in, Effects, Expected, Finish, GradeMode, Graded, Observation, OutcomeReason, Task};
 use evidence_check::Contract;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -304,8 +305,268 @@ fn wrong_effects_fail_the_grade() {
     let all = tasks();
     let reserved = all.iter().find(|e| e.expected.status == "reserved").unwrap();
     let out = finalize(&reserved.task, &reserved.observations, &Finish::from_value(&reserved.finish).unwrap());
-    let no_write = Effects { ledger: 0, remaining: reserved.effects.remaining };
-    assert_eq!(grade_task(&reserved.expected, &out, &no_write).failed, ["ledger"]);
-    let stock_off = Effects { ledger: 1, remaining: reserved.effects.remaining.map(|r| r + 1) };
-    assert_eq!(grade_task(&reserved.expected, &out, &stock_off).failed, ["remaining"]);
+    let no_write = Effects { ledger: 0, ..reserved.effects.clone() };
+    assert_eq!(grade_task(&reserved.expected, &out, &no_write).failed, ["ledger", "ledger_rule"]);
+    let stock_off = Effects { remaining: reserved.effects.remaining.map(|r| r + 1), ..reserved.effects.clone() };
+    assert_eq!(grade_task(&reserved.expected, &out, &stock_off).failed, ["remaining", "stock"]);
+}
+
+// ---- the grader recomputes (issue 16) -------------------------------------------------
+
+fn catalog() -> DocumentCatalog {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tasks/docs");
+    let mut c = DocumentCatalog::new();
+    for id in ["camera", "drone", "microphone", "projector", "tripod"] {
+        let body = std::fs::read_to_string(dir.join(format!("{id}.md"))).unwrap();
+        c.import(Document { id: id.into(), title: id.into(), body }).unwrap();
+    }
+    c
+}
+
+fn outcome_of(e: &Entry) -> evidence_check::outcome::Outcome {
+    finalize(&e.task, &e.observations, &Finish::from_value(&e.finish).unwrap())
+}
+
+fn entry<'a>(all: &'a [Entry], id: &str) -> &'a Entry {
+    all.iter().find(|e| e.id == id).unwrap()
+}
+
+#[test]
+fn an_info_outcome_with_its_claims_emptied_fails_a_recomputed_grade() {
+    let all = tasks();
+    let cat = catalog();
+    let e = entry(&all, "q-camera");
+    let mut out = outcome_of(e);
+    assert_eq!(grade_task_in(&e.expected, &out, &e.effects, Some(&cat)).failed, Vec::<&str>::new());
+    out.claims.clear();
+    // Trusted, the outcome's own evaluation speaks for it, and the grade says so.
+    let trusted = grade_task(&e.expected, &out, &e.effects);
+    assert!(trusted.passed);
+    assert_eq!(trusted.evaluation, GradeMode::Trusted);
+    assert_eq!(trusted.from_caller, ["support", "completeness", "duplicates"]);
+    assert_eq!(trusted.claim_evaluation, None);
+    // Recomputed against the catalogue, the missing facts fail.
+    let g = grade_task_in(&e.expected, &out, &e.effects, Some(&cat));
+    assert!(!g.passed);
+    assert_eq!(g.evaluation, GradeMode::Recomputed);
+    assert_eq!(g.failed, ["completeness"]);
+    assert_eq!(g.from_caller, Vec::<&str>::new());
+    assert_eq!(g.recomputed, ["status", "support", "completeness", "duplicates", "receipts", "ledger", "ledger_rule", "remaining"]);
+    let ev = g.claim_evaluation.unwrap();
+    assert_eq!((ev.covered, ev.required, ev.coverage, ev.support_rate), (0, 4, Some(0.0), None));
+}
+
+#[test]
+fn every_fixture_task_passes_a_recomputed_grade_and_tampered_outcomes_fail_for_their_reason() {
+    let all = tasks();
+    let cat = catalog();
+    for e in &all {
+        let out = outcome_of(e);
+        let g = grade_task_in(&e.expected, &out, &e.effects, Some(&cat));
+        assert!(g.passed, "{}: failed {:?}", e.id, g.failed);
+        assert!(g.from_caller.is_empty(), "{}", e.id);
+        assert_eq!(g.checks.stock.is_some(), e.task.kind == evidence_check::outcome::TaskKind::Reserve && e.effects.stock_before.is_some(), "{}", e.id);
+        let with_catalog = finalize_in(&e.task, &e.observations, &Finish::from_value(&e.finish).unwrap(), Some(&cat));
+        assert_eq!(with_catalog, out, "{}: finalize against the catalogue decides the same", e.id);
+
+        let tampered = |f: &dyn Fn(&mut Vec<ExcerptClaim>)| {
+            let mut o = out.clone();
+            f(&mut o.claims);
+            grade_task_in(&e.expected, &o, &e.effects, Some(&cat)).failed
+        };
+        if ["info", "reserved", "insufficient"].contains(&e.expected.status.as_str()) {
+            assert_eq!(tampered(&|c| c.clear()), ["completeness"], "{}: emptied", e.id);
+            assert_eq!(tampered(&|c| drop(c.remove(1))), ["completeness"], "{}: one dropped", e.id);
+            assert_eq!(
+                tampered(&|c| {
+                    c.remove(1);
+                    c.push(c[0].clone());
+                }),
+                ["completeness", "duplicates"],
+                "{}: a duplicate for a dropped fact",
+                e.id
+            );
+            assert_eq!(tampered(&|c| c[0].sha256 = "0".repeat(64)), ["support", "completeness"], "{}: a stale digest", e.id);
+        } else {
+            let camera = extract_excerpts(cat.get("camera").unwrap());
+            assert_eq!(tampered(&|c| c.push(camera[0].clone())), ["completeness"], "{}: a claim where none is allowed", e.id);
+        }
+    }
+}
+
+#[test]
+fn broken_runs_fail_a_recomputed_grade_too() {
+    let all = tasks();
+    let cat = catalog();
+    for e in all.iter().filter(|e| ["info", "reserved", "insufficient"].contains(&e.expected.status.as_str())) {
+        let run = |finish: &Value| grade_task_in(&e.expected, &outcome_of_finish(e, finish), &e.effects, Some(&cat)).failed;
+        let mut emptied = e.finish.clone();
+        emptied["claims"] = json!([]);
+        assert_eq!(run(&emptied), ["status", "completeness"], "{}: evidence emptied", e.id);
+        let mut dropped = e.finish.clone();
+        dropped["claims"].as_array_mut().unwrap().remove(1);
+        assert_eq!(run(&dropped), ["status", "completeness"], "{}: one fact dropped", e.id);
+    }
+}
+
+fn outcome_of_finish(e: &Entry, finish: &Value) -> evidence_check::outcome::Outcome {
+    finalize(&e.task, &e.observations, &Finish::from_value(finish).unwrap())
+}
+
+/// A fixture task, how to break its run, and the checks that must fail.
+type Breakage = (&'static str, fn(&mut Expected, &mut Effects), &'static [&'static str]);
+
+/// Each status's ledger and stock rule: one run that keeps it and one that breaks it.
+#[test]
+fn each_status_has_its_ledger_rule() {
+    let all = tasks();
+    let cat = catalog();
+    let cases: [Breakage; 9] = [
+        // info writes nothing: the issue's repro, an expectation of one write, fails.
+        ("q-camera", |x, f| (x.ledger, f.ledger) = (1, 1), &["ledger_rule"]),
+        // reserved writes exactly one row ...
+        ("r-camera-1", |x, f| (x.ledger, f.ledger) = (2, 2), &["ledger_rule"]),
+        // ... and lowers the stock by the quantity (the answer's own remaining no longer matches).
+        ("r-camera-1", |x, f| (x.remaining, f.remaining) = (Some(1), Some(1)), &["remaining", "stock"]),
+        ("s-camera-4", |x, f| (x.ledger, f.ledger) = (1, 1), &["ledger_rule"]),
+        ("s-camera-4", |x, f| (x.remaining, f.remaining) = (Some(2), Some(2)), &["stock"]),
+        ("d-drone-1", |x, f| (x.ledger, f.ledger) = (1, 1), &["ledger_rule"]),
+        ("n-laptop", |x, f| (x.ledger, f.ledger) = (1, 1), &["ledger_rule"]),
+        ("a-borrowing", |x, f| (x.ledger, f.ledger, x.remaining, f.remaining) = (1, 1, Some(2), Some(2)), &["ledger_rule", "stock"]),
+        // unconfirmed: a retry under a fresh key wrote twice (and took the stock twice).
+        ("u-tripod-1", |x, f| (x.ledger, f.ledger, x.remaining, f.remaining) = (2, 2, Some(3), Some(3)), &["ledger_rule", "stock"]),
+    ];
+    for (id, breaks, failed) in cases {
+        let e = entry(&all, id);
+        let out = outcome_of(e);
+        for catalog in [None, Some(&cat)] {
+            assert_eq!(grade_task_in(&e.expected, &out, &e.effects, catalog).failed, Vec::<&str>::new(), "{id} as run");
+            let (mut x, mut f) = (e.expected.clone(), e.effects.clone());
+            breaks(&mut x, &mut f);
+            let g = grade_task_in(&x, &out, &f, catalog);
+            assert_eq!(g.failed, failed, "{id} broken");
+            assert!(!g.passed);
+        }
+    }
+    // The issue's repro, exactly: ledger 1 expected and measured for an info answer.
+    let e = entry(&all, "q-camera");
+    let x = Expected { status: "info".into(), ledger: 1, remaining: None, item_id: None, quantity: None };
+    let g = grade_task(&x, &outcome_of(e), &Effects { ledger: 1, remaining: None, stock_before: None });
+    assert_eq!((g.passed, g.failed.as_slice()), (false, ["ledger_rule"].as_slice()));
+}
+
+fn outcome_json(e: &Entry) -> Value {
+    serde_json::to_value(outcome_of(e)).unwrap()
+}
+
+fn grade_json(e: &Entry, outcome: &Value, catalog: Option<&DocumentCatalog>) -> evidence_check::outcome::Grade {
+    evidence_check::outcome::grade(&e.expected, &Graded::from_outcome_value(outcome, catalog.is_none()).unwrap(), &e.effects, catalog)
+}
+
+#[test]
+fn receipts_are_replayed_from_the_outcomes_observations() {
+    let all = tasks();
+    let cat = catalog();
+    // unconfirmed: the recovery key must be the lost request's.
+    let u = entry(&all, "u-tripod-1");
+    let mut o = outcome_json(u);
+    assert!(grade_json(u, &o, Some(&cat)).passed);
+    o["recovery_key"] = json!("rk-other");
+    let g = grade_json(u, &o, Some(&cat));
+    assert_eq!((g.failed.as_slice(), g.receipt_reasons.as_slice()), (["receipts"].as_slice(), [OutcomeReason::NoLostReply].as_slice()));
+
+    // reserved: a receipt the observations do not hold, or other figures, fail.
+    let r = entry(&all, "r-camera-1");
+    let good = outcome_json(r);
+    let mut forged = good.clone();
+    forged["receipt"] = json!("rk-forged");
+    assert_eq!(grade_json(r, &forged, None).receipt_reasons, [OutcomeReason::NoReserveReceipt]);
+    // Without observations the receipts are the caller's word, and the grade says so.
+    forged.as_object_mut().unwrap().remove("observations");
+    let g = grade_json(r, &forged, Some(&cat));
+    assert!(g.passed);
+    assert_eq!(g.from_caller, ["receipts"]);
+
+    // A lost reply resolved under another key is not resolved: the receipt does not count.
+    let mut other = good.clone();
+    let lost = json!({"tool": "reserve", "request": {"item_id": "camera", "quantity": 1, "receipt_key": "rk-lost"}, "result": null});
+    other["observations"].as_array_mut().unwrap().insert(2, lost.clone());
+    assert_eq!(grade_json(r, &other, Some(&cat)).receipt_reasons, [OutcomeReason::ReplyLost]);
+    // Replayed under the same key, it is.
+    let mut same = good.clone();
+    let mut lost_same = lost;
+    lost_same["request"]["receipt_key"] = good["receipt"].clone();
+    same["observations"].as_array_mut().unwrap().insert(2, lost_same);
+    assert!(grade_json(r, &same, Some(&cat)).passed);
+
+    // info: the document must have been read; not_found: the empty search.
+    let q = entry(&all, "q-camera");
+    let mut unread = outcome_json(q);
+    unread["observations"].as_array_mut().unwrap().retain(|o| o["tool"] != "document");
+    assert_eq!(grade_json(q, &unread, Some(&cat)).receipt_reasons, [OutcomeReason::InfoNeedsOneDocument]);
+    let n = entry(&all, "n-telescope");
+    let mut hit = outcome_json(n);
+    hit["observations"][0]["hits"] = json!(["camera"]);
+    assert_eq!(grade_json(n, &hit, None).failed, ["receipts"]);
+}
+
+#[test]
+fn a_trusted_grade_needs_the_outcomes_evaluation() {
+    let all = tasks();
+    let mut o = outcome_json(&all[0]);
+    o.as_object_mut().unwrap().remove("evaluation");
+    let e = Graded::from_outcome_value(&o, true).unwrap_err();
+    assert_eq!((e.violations[0].path.as_str(), e.violations[0].code.code()), ("/evaluation", "wrong_type"));
+    assert!(Graded::from_outcome_value(&o, false).is_ok());
+    o["claims"] = json!([{"item_id": "camera"}]);
+    let e = Graded::from_outcome_value(&o, false).unwrap_err();
+    assert_eq!(e.violations[0].path, "/claims/0/sha256");
+}
+
+// ---- the three readings (docs/outcomes.md) ---------------------------------------------
+
+#[test]
+fn reading_1_a_stale_digest_gives_no_coverage() {
+    let mut claims = extract_excerpts(&camera());
+    claims[0].sha256 = "0".repeat(64);
+    let ev = evaluate_claims(&[camera()], "camera", &claims, AnswerStatus::Info);
+    assert_eq!((ev.covered, ev.required, ev.support_pass), (3, 4, false));
+}
+
+#[test]
+fn reading_2_the_same_document_read_twice_is_one_document() {
+    let doc = camera();
+    let query = Task::from_value(&json!({"task_id": "q", "kind": "query"})).unwrap();
+    let finish = Finish { status: AnswerStatus::Info, claims: extract_excerpts(&doc) };
+    let twice = finalize(&query, &[doc_obs(&doc), doc_obs(&doc)], &finish);
+    assert!(twice.accepted, "{:?}", twice.reasons);
+    // The same id with another body between the reads is two versions: not one document.
+    let edited = Document { body: doc.body.replace('\n', "\r\n"), ..doc.clone() };
+    assert_eq!(finalize(&query, &[doc_obs(&doc), doc_obs(&edited)], &finish).reasons[0], OutcomeReason::InfoNeedsOneDocument);
+}
+
+#[test]
+fn reading_3_the_answers_own_remaining_is_compared_with_the_real_stock() {
+    let all = tasks();
+    let r = entry(&all, "r-camera-1");
+    let out = outcome_of(r);
+    assert_eq!(out.remaining, Some(2));
+    // Nothing expected of the stock, but the answer says 2 and the stock is 1.
+    let x = Expected { remaining: None, ..r.expected.clone() };
+    let f = Effects { remaining: Some(1), stock_before: None, ..r.effects.clone() };
+    assert_eq!(grade_task(&x, &out, &f).failed, ["remaining"]);
+}
+
+#[test]
+fn finalize_against_a_catalogue_refuses_a_changed_document() {
+    let cat = catalog();
+    let doc = camera();
+    let query = Task::from_value(&json!({"task_id": "q", "kind": "query"})).unwrap();
+    let edited = Document { body: format!("{}- Stock: 100 cameras.\n", doc.body), ..doc.clone() };
+    let finish = Finish { status: AnswerStatus::Info, claims: extract_excerpts(&edited) };
+    let out = finalize_in(&query, &[doc_obs(&edited)], &finish, Some(&cat));
+    assert!(!out.accepted);
+    assert!(out.reasons.contains(&OutcomeReason::DocumentChanged), "{:?}", out.reasons);
+    // Without the catalogue the changed document would have been believed.
+    assert!(finalize(&query, &[doc_obs(&edited)], &finish).accepted);
 }

@@ -1,6 +1,6 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText } from "./pkg/evidence_check.js";
+import init, { checkBundle, digestText, fromAnthropicMessage, showInvisible } from "./pkg/evidence_check.js";
 import { STATUS_MEANING } from "./status.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +23,11 @@ function el(tag, attrs = {}, ...children) {
   for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return e;
 }
+
+/** Report and source text as displayed: every character that would hide content
+ * (bidirectional controls, zero-width and other format characters, fillers, stray
+ * variation selectors) written as ⟦U+XXXX⟧, the artifact's own rule. */
+const vis = (text) => showInvisible(String(text));
 
 const normalize = (text) => text.replace(/\r\n?/g, "\n");
 const codePoints = (text) => Array.from(text);
@@ -106,7 +111,7 @@ function show(bundle, result) {
   badge.className = `badge s-${assessment.status}`;
   badge.textContent = assessment.status.replace("_", " ");
   $("meaning").textContent = STATUS_MEANING[assessment.status] ?? "";
-  $("report-title").textContent = bundle.report.title;
+  $("report-title").textContent = vis(bundle.report.title);
   $("report-digest").textContent = assessment.report_digest;
   const counts = {};
   for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
@@ -138,21 +143,21 @@ function show(bundle, result) {
         "li",
         { "data-claim": claim.claim_id, "data-state": state },
         el("div", { class: "claim-head" },
-          el("span", { class: "claim-id", text: claim.claim_id }),
+          el("span", { class: "claim-id", text: vis(claim.claim_id) }),
           el("span", { class: "kind", text: claim.kind === "fact" ? "fact" : "inference" }),
           el("span", { class: `badge s-${state}`, "data-role": "state", text: STATE_WORD[state] ?? state }),
         ),
-        el("p", { class: "claim-text", text: claim.text }),
-        claim.rationale ? el("p", { class: "help" }, "Rationale: ", claim.rationale) : null,
-        review ? el("p", { class: "help" }, "Review: ", el("strong", { text: review.verdict }), ` — ${review.note} (${review.reviewed_at})`) : null,
+        el("p", { class: "claim-text", text: vis(claim.text) }),
+        claim.rationale ? el("p", { class: "help" }, "Rationale: ", vis(claim.rationale)) : null,
+        review ? el("p", { class: "help" }, "Review: ", el("strong", { text: review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`) : null,
         cites.length ? el("p", {}, "Citations: ", ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: "No citations." }),
         ...why,
       );
     }),
   );
   const cg = [
-    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: "Conflict " }), c.claim_ids.join(", "), ": ", c.reason)),
-    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: "Gap: " }), g)),
+    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: "Conflict " }), vis(c.claim_ids.join(", ")), ": ", vis(c.reason))),
+    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: "Gap: " }), vis(g))),
   ];
   $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: "No conflicts or gaps recorded; that does not mean the sources are complete." })]));
 
@@ -189,7 +194,7 @@ function explain(info, sources) {
     if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
     else parts.push("Wrong digest: the cited digest is not the current text's. ");
   } else if (issue.code === "quote_mismatch") {
-    parts.push(`At [${c.start}, ${c.end}) the text reads “${src.cps.slice(c.start, c.end).join("")}”. `);
+    parts.push(`At [${c.start}, ${c.end}) the text reads “${vis(src.cps.slice(c.start, c.end).join(""))}”. `);
   } else if (issue.code === "range_out_of_bounds") {
     parts.push(`The text has only ${src.cps.length} code points. `);
   }
@@ -221,24 +226,24 @@ function renderSource(src) {
     while (j < src.cps.length && src.cps[j] !== "\n" && cover[j] === cover[i]) text += src.cps[j++];
     if (cover[i]) {
       const ns = cover[i].split(" ");
-      const mark = el("mark", { "data-cites": cover[i], title: `citation ${ns.join(", ")}`, tabindex: "-1" }, text);
+      const mark = el("mark", { "data-cites": cover[i], title: `citation ${ns.join(", ")}`, tabindex: "-1" }, vis(text));
       for (const n of ns) if (!firstSeen.has(n)) {
         firstSeen.add(n);
         if (!mark.id) mark.id = `passage-${n}`;
         else mark.setAttribute("data-also", `passage-${n}`);
       }
       line.append(mark);
-    } else line.append(document.createTextNode(text));
+    } else line.append(document.createTextNode(vis(text)));
     i = j;
   }
   if (line.childNodes.length || !src.content.endsWith("\n")) lines.push(line);
   return el(
     "article",
     { class: "source", "data-source": src.spec.source_id },
-    el("h3", { text: src.spec.title }),
+    el("h3", { text: vis(src.spec.title) }),
     el("dl", {},
       el("dt", { text: "Source id" }), el("dd", {}, el("code", { text: src.spec.source_id })),
-      el("dt", { text: "Locator" }), el("dd", { text: src.spec.locator }),
+      el("dt", { text: "Locator" }), el("dd", { text: vis(src.spec.locator) }),
       el("dt", { text: "Kind" }), el("dd", { text: src.spec.kind }),
       el("dt", { text: "Revision" }), el("dd", { text: String(src.revision) }),
       el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: digestText(src.content) })),
@@ -385,7 +390,59 @@ function wire() {
   });
 }
 
+// ---- importers: an Anthropic request/response pair ---------------------------------
+
+/** Tells the request (it has `messages`) from the response (it has `content`). */
+function requestAndResponse(texts) {
+  const parsed = texts.map(({ name, text }) => {
+    try {
+      return { name, text, value: JSON.parse(text) };
+    } catch (e) {
+      throw Object.assign(new Error(`${name} is not JSON: ${e.message}`), { code: "invalid_json" });
+    }
+  });
+  const request = parsed.find((p) => Array.isArray(p.value?.messages));
+  const response = parsed.find((p) => p !== request && Array.isArray(p.value?.content));
+  if (parsed.length !== 2 || !request || !response) {
+    throw Object.assign(new Error("pick two files: the request (with messages) and the response (with content)"), { code: "invalid_argument" });
+  }
+  return { request, response };
+}
+
+async function importAnthropic(files) {
+  const texts = [];
+  for (const file of files) {
+    const text = await readFile(file);
+    if (text === null) return;
+    texts.push({ name: file.name, text });
+  }
+  let bundle;
+  try {
+    const { request, response } = requestAndResponse(texts);
+    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+  } catch (e) {
+    $("import-status").textContent = "";
+    const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
+    showErrors(`Anthropic import: ${e?.message ?? e}`, issues);
+    return;
+  }
+  const units = (bundle.import_notes ?? []).filter((n) => n.unit).map((n) => `${n.citation_id}: ${n.unit}`);
+  $("import-status").textContent = `Imported ${bundle.sources.length} documents and ${bundle.report.claims.length} cited claims (ranges matched in ${units.join(", ") || "no citation"}).`;
+  const text = JSON.stringify(bundle, null, 2);
+  $("paste").value = text;
+  check(text, "the Anthropic import");
+}
+
+function wireImporters() {
+  $("anthropic-files").addEventListener("change", async (e) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = "";
+    if (files.length) await importAnthropic(files);
+  });
+}
+
 await init();
 wire();
+wireImporters();
 $("loading").textContent = "Ready.";
 document.body.dataset.ready = "true";

@@ -1,9 +1,14 @@
 //! Strict JSON reading: a byte limit checked before parsing, duplicate keys rejected
-//! (two parsers that disagree on which value wins are a smuggling hole), and the
-//! parser's own nesting limit.
+//! (two parsers that disagree on which value wins are a smuggling hole), the parser's
+//! own nesting limit, and a bounded tree: at most [`value_budget`] array items and
+//! object entries are kept. Past the budget the reader still parses (so broken JSON is
+//! still refused) and counts each kept array's real length, but keeps nothing more, so
+//! memory stays a small multiple of the input whatever its shape (4 million `{}` in one
+//! list are 8 MB of text but would be hundreds of MB as a tree).
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::error::{ContractError, Violation, ViolationCode};
@@ -11,17 +16,104 @@ use crate::error::{ContractError, Violation, ViolationCode};
 /// Default limit on the size of a JSON input, in bytes (16 MiB).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
-struct StrictValue(Value);
+/// The least number of array items and object entries kept from any input.
+pub const MIN_VALUE_BUDGET: usize = 16_384;
 
-impl<'de> de::Deserialize<'de> for StrictValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(StrictVisitor).map(StrictValue)
+/// How many array items and object entries are kept from an input of `bytes` bytes:
+/// [`MIN_VALUE_BUDGET`], one per 32 bytes of input, or `need` (what the largest input
+/// the contract limits accept holds), whichever is most. Kept values cost tens of bytes
+/// each, so the tree stays within a few times the input.
+pub fn value_budget(bytes: usize, need: usize) -> usize {
+    MIN_VALUE_BUDGET.max(bytes / 32).max(need)
+}
+
+/// A bounded read: the kept tree, and the real length of every kept array whose items
+/// were not all kept (by JSON Pointer).
+#[derive(Debug, Default)]
+pub struct Read {
+    pub value: Value,
+    /// Real item counts of the kept arrays that lost items, by JSON Pointer.
+    pub lengths: HashMap<String, usize>,
+    /// Array items and object entries in the whole input.
+    pub values: usize,
+    /// The budget in force; `values > budget` means part of the input was not kept.
+    pub budget: usize,
+}
+
+impl Read {
+    /// True when part of the input was counted but not kept.
+    pub fn truncated(&self) -> bool {
+        self.values > self.budget
+    }
+
+    /// The violation that says so.
+    pub fn truncation_violation(&self) -> Violation {
+        violation(
+            ViolationCode::TooManyValues,
+            format!(
+                "the input holds {} array items and object entries, over the {} that are read; the rest were counted, not checked",
+                self.values, self.budget
+            ),
+        )
     }
 }
 
-struct StrictVisitor;
+/// One step of the path from the root to the value being read.
+enum Seg<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
 
-impl<'de> Visitor<'de> for StrictVisitor {
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    seg: Seg<'a>,
+}
+
+impl Path<'_> {
+    fn pointer(&self) -> String {
+        let mut segs = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            match p.seg {
+                Seg::Root => {}
+                Seg::Key(k) => segs.push(super::validate::pointer_segment(k)),
+                Seg::Index(i) => segs.push(i.to_string()),
+            }
+            at = p.parent;
+        }
+        segs.iter().rev().fold(String::new(), |acc, s| acc + "/" + s)
+    }
+}
+
+struct Reader {
+    budget: usize,
+    /// Items and entries seen (kept or not).
+    values: usize,
+    lengths: HashMap<String, usize>,
+}
+
+impl Reader {
+    /// Counts one more item or entry; true when it is kept.
+    fn take(&mut self) -> bool {
+        self.values = self.values.saturating_add(1);
+        self.values <= self.budget
+    }
+}
+
+struct Seed<'r, 'p> {
+    reader: &'r mut Reader,
+    path: &'p Path<'p>,
+}
+
+impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Seed<'_, '_> {
     type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -52,20 +144,45 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
-        while let Some(StrictValue(v)) = seq.next_element()? {
-            out.push(v);
+        let mut n = 0usize;
+        loop {
+            let more = if self.reader.take() {
+                let child = Path { parent: Some(self.path), seg: Seg::Index(n) };
+                let item = seq.next_element_seed(Seed { reader: &mut *self.reader, path: &child })?;
+                item.map(|v| out.push(v)).is_some()
+            } else {
+                seq.next_element::<IgnoredAny>()?.is_some()
+            };
+            if !more {
+                // The end of the list is not an item.
+                self.reader.values = self.reader.values.saturating_sub(1);
+                break;
+            }
+            n += 1;
         }
+        if n > out.len() {
+            self.reader.lengths.insert(self.path.pointer(), n);
+        }
+        out.shrink_to_fit();
         Ok(Value::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let StrictValue(v) = map.next_value()?;
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format_args!("{DUPLICATE_KEY_MARK}{key}`")));
+        loop {
+            if self.reader.take() {
+                let Some(key) = map.next_key::<String>()? else { break };
+                let child = Path { parent: Some(self.path), seg: Seg::Key(&key) };
+                let v = map.next_value_seed(Seed { reader: &mut *self.reader, path: &child })?;
+                if out.contains_key(&key) {
+                    return Err(de::Error::custom(format_args!("{DUPLICATE_KEY_MARK}{key}`")));
+                }
+                out.insert(key, v);
+            } else if map.next_entry::<IgnoredAny, IgnoredAny>()?.is_none() {
+                break;
             }
-            out.insert(key, v);
         }
+        // The end of the object is not an entry.
+        self.reader.values = self.reader.values.saturating_sub(1);
         Ok(Value::Object(out))
     }
 }
@@ -76,8 +193,9 @@ fn violation(code: ViolationCode, message: String) -> Violation {
     Violation { path: String::new(), code, message }
 }
 
-/// Parses JSON text into a value, refusing duplicate keys and input over `max_bytes`.
-pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Result<Value, ContractError> {
+/// Reads JSON text into a bounded tree (see the module's text), refusing duplicate keys
+/// among the kept entries and input over `max_bytes`; `need` as in [`value_budget`].
+pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static str) -> Result<Read, ContractError> {
     if text.len() > max_bytes {
         return Err(ContractError {
             subject,
@@ -87,17 +205,32 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
             )],
         });
     }
+    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::new() };
+    let root = Path { parent: None, seg: Seg::Root };
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed = de::Deserialize::deserialize(&mut de).and_then(|StrictValue(v)| de.end().map(|()| v));
-    parsed.map_err(|e| {
-        let text = e.to_string();
-        let code = if text.starts_with(DUPLICATE_KEY_MARK) {
-            ViolationCode::DuplicateKey
-        } else if text.starts_with("recursion limit exceeded") {
-            ViolationCode::TooDeep
-        } else {
-            ViolationCode::InvalidJson
-        };
-        ContractError { subject, violations: vec![violation(code, text)] }
-    })
+    let parsed = Seed { reader: &mut reader, path: &root }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    match parsed {
+        Ok(value) => Ok(Read { value, lengths: reader.lengths, values: reader.values, budget: reader.budget }),
+        Err(e) => {
+            let text = e.to_string();
+            let code = if text.starts_with(DUPLICATE_KEY_MARK) {
+                ViolationCode::DuplicateKey
+            } else if text.starts_with("recursion limit exceeded") {
+                ViolationCode::TooDeep
+            } else {
+                ViolationCode::InvalidJson
+            };
+            Err(ContractError { subject, violations: vec![violation(code, text)] })
+        }
+    }
+}
+
+/// Parses JSON text into a value, refusing duplicate keys, input over `max_bytes`, and
+/// input with more values than are read (see [`read_bounded`]).
+pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Result<Value, ContractError> {
+    let read = read_bounded(text, max_bytes, 0, subject)?;
+    if read.truncated() {
+        return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
+    }
+    Ok(read.value)
 }

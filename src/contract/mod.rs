@@ -13,7 +13,8 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{ContractError, ViolationCode};
-use validate::{is_blank, join, sized, Checker, DIGEST, FILENAME, IDENTIFIER};
+use crate::visible::is_blank;
+use validate::{join, sized, Checker, DIGEST, FILENAME, IDENTIFIER};
 
 /// The list and size limits of the contracts. The defaults are the reference's; a host
 /// may raise them (for example to check large generated reports).
@@ -36,6 +37,16 @@ impl Default for Limits {
         Limits { max_claims: 12, max_citations: 4, max_conflicts: 6, max_gaps: 8, max_input_bytes: json::DEFAULT_MAX_INPUT_BYTES }
     }
 }
+impl Limits {
+    /// About how many array items and object entries the largest report these limits
+    /// accept holds (a claim: 6 and 10 per citation; a conflict: 7; a gap: 1), plus room
+    /// for a bundle's scope, sources and reviews: the JSON reader keeps at least this many.
+    pub fn values_needed(&self) -> usize {
+        let claims = self.max_claims.saturating_mul(self.max_citations.saturating_mul(10).saturating_add(6));
+        claims.saturating_add(self.max_conflicts.saturating_mul(7)).saturating_add(self.max_gaps).saturating_add(1024)
+    }
+}
+
 /// Maximum code points of a read result's content.
 pub const MAX_READ_CONTENT_CHARS: usize = 24_000;
 
@@ -54,11 +65,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        let mut c = Checker { violations: Vec::new(), limits: *limits };
-        match Self::check(&mut c, v, "") {
-            Some(t) if c.violations.is_empty() => Ok(t),
-            _ => Err(ContractError { subject: Self::SUBJECT, violations: c.violations }),
-        }
+        checked(v, Checker::new(*limits, HashMap::new()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -68,8 +75,22 @@ pub trait Contract: Sized {
 
     /// Parses and checks JSON text with the given limits.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        let v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
-        Self::from_value_with(&v, limits)
+        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT)?;
+        let cut = read.truncated().then(|| read.truncation_violation());
+        checked(&read.value, Checker::new(*limits, read.lengths), cut)
+    }
+}
+
+/// Checks `v` with `c`; `cut` (the reader kept only part of the input) is added last, so
+/// a cut input is always refused, after the real lengths of the lists it cut were checked.
+fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Violation>) -> Result<T, ContractError> {
+    let t = T::check(&mut c, v, "");
+    if let Some(cut) = cut {
+        c.push(&cut.path, cut.code, cut.message);
+    }
+    match t {
+        Some(t) if c.violations.is_empty() => Ok(t),
+        _ => Err(ContractError { subject: T::SUBJECT, violations: c.violations }),
     }
 }
 

@@ -2,6 +2,7 @@
 //! violation with its JSON path. No coercion: a value of the wrong JSON type is an error.
 
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 use crate::error::{Violation, ViolationCode};
 
@@ -139,17 +140,42 @@ fn literal_value<T: Copy>(v: &Value, options: &[(&str, T)]) -> Result<T, Fault> 
     })
 }
 
+/// At most this many violations are listed; one more entry counts the rest.
+pub const MAX_VIOLATIONS: usize = 100;
+
 /// Collects violations while a value is checked.
 #[derive(Default)]
 pub struct Checker {
+    /// At most [`MAX_VIOLATIONS`] violations, then one `too_many_violations` entry.
     pub violations: Vec<Violation>,
     /// The list limits in force.
     pub limits: super::Limits,
+    /// Real lengths of arrays the reader did not keep whole (see [`super::json::Read`]).
+    pub lengths: HashMap<String, usize>,
+    /// Violations found past [`MAX_VIOLATIONS`].
+    unlisted: usize,
 }
 
 impl Checker {
+    /// A checker with the given limits and the real lengths of truncated arrays.
+    pub fn new(limits: super::Limits, lengths: HashMap<String, usize>) -> Checker {
+        Checker { violations: Vec::new(), limits, lengths, unlisted: 0 }
+    }
+
     pub fn push(&mut self, path: &str, code: ViolationCode, message: impl Into<String>) {
-        self.violations.push(Violation { path: path.to_owned(), code, message: message.into() });
+        if self.violations.len() < MAX_VIOLATIONS {
+            self.violations.push(Violation { path: path.to_owned(), code, message: message.into() });
+            return;
+        }
+        self.unlisted += 1;
+        let message = format!(
+            "{} more violations were found and are not listed (at most {MAX_VIOLATIONS} are; past them a list over its limit is not checked item by item, so there may be more)",
+            self.unlisted
+        );
+        match self.violations.get_mut(MAX_VIOLATIONS) {
+            Some(last) => last.message = message,
+            None => self.violations.push(Violation { path: String::new(), code: ViolationCode::TooManyViolations, message }),
+        }
     }
 
     /// A reference rule: its message is the reference's own text.
@@ -157,12 +183,13 @@ impl Checker {
         let message = code.reference_message().unwrap_or("").to_owned();
         let v = Violation { path: path.to_owned(), code, message };
         if !self.violations.contains(&v) {
-            self.violations.push(v);
+            self.push(&v.path, v.code, v.message);
         }
     }
 
+    /// How many violations were found (listed or not); grows with every violation.
     pub fn count(&self) -> usize {
-        self.violations.len()
+        self.violations.len().min(MAX_VIOLATIONS) + self.unlisted
     }
 
     /// An object with only the given fields; each unknown field is a violation.
@@ -236,8 +263,11 @@ impl Checker {
     }
 
     /// An array of `min..=max` items, each checked by `item`. As in the reference, the
-    /// maximum counts valid items and checking stops as soon as it is passed, so the
-    /// work stays bounded; the minimum counts the items given.
+    /// maximum counts valid items and checking stops as soon as it is passed; the
+    /// minimum counts the items given. The length is checked first, with the real
+    /// length, when the reader did not keep every item or when [`MAX_VIOLATIONS`] are
+    /// already listed: a list over its maximum is then refused without checking its
+    /// items, so neither the work nor the list of violations grows with the input.
     pub fn list<T>(
         &mut self,
         v: &Value,
@@ -250,20 +280,26 @@ impl Checker {
             self.push(path, ViolationCode::WrongType, format!("Input should be an array, not {}", type_name(v)));
             return None;
         };
+        let n = self.lengths.get(path).copied().unwrap_or(items.len()).max(items.len());
+        let too_long = |n: usize| format!("List should have at most {max} items, not {n}");
+        if n > max && (n > items.len() || self.unlisted > 0 || self.violations.len() >= MAX_VIOLATIONS) {
+            self.push(path, ViolationCode::TooLong, too_long(n));
+            return None;
+        }
         let mut out = Vec::with_capacity(items.len().min(max));
-        let mut ok = true;
+        let mut ok = n == items.len();
         for (i, v) in items.iter().enumerate() {
             match item(self, v, &join_index(path, i)) {
                 Some(t) => out.push(t),
                 None => ok = false,
             }
-            if out.len() > max {
-                self.push(path, ViolationCode::TooLong, format!("List should have at most {max} items, not {}", items.len()));
+            if out.len() > max || (n > max && self.unlisted > 0) {
+                self.push(path, ViolationCode::TooLong, too_long(n));
                 return None;
             }
         }
-        if items.len() < min {
-            self.push(path, ViolationCode::TooShort, format!("List should have at least {min} item{}, not {}", if min == 1 { "" } else { "s" }, items.len()));
+        if n < min {
+            self.push(path, ViolationCode::TooShort, format!("List should have at least {min} item{}, not {n}", if min == 1 { "" } else { "s" }));
             return None;
         }
         ok.then_some(out)

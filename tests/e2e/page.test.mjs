@@ -150,6 +150,32 @@ test("the same payloads in a valid report render an inert artifact preview", asy
   assert.deepEqual(errors, []);
 });
 
+test("invisible characters are marked as ⟦U+XXXX⟧ where the page shows report and source text", async () => {
+  const { page, errors } = await open();
+  const scope = { tenant_id: "t", user_id: "u" };
+  const spec = { source_id: "s", title: "T\u3164itle", locator: "fixture:s", filename: "s.md", kind: "public" };
+  const smuggled = "👍\u{E0131}\u{E0142}";
+  const content = `Price \u202E46\u202C dollars.\nOK 👍\uFE0F and ${smuggled}.\n`;
+  const store = new ec.EvidenceStore([spec], { now: "2026-11-29T00:00:00+00:00" });
+  const ref = store.ingest(scope, "s", content);
+  const c1 = store.quote(scope, ref, "Price \u202E46\u202C dollars.", "c1");
+  store.free();
+  const bundle = { scope, sources: [{ spec, content }], report: { title: "R", claims: [
+    { claim_id: "k1", text: "It costs \u202E46\u202C.", kind: "fact", citations: [c1] },
+    { claim_id: "k2", text: `Fine 👍\uFE0F but ${smuggled}\u2800`, kind: "fact" },
+  ] } };
+  await paste(page, bundle);
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("[data-claim=k1] .claim-text"), "It costs ⟦U+202E⟧46⟦U+202C⟧.");
+  assert.equal(await page.textContent("[data-claim=k2] .claim-text"), "Fine 👍\uFE0F but 👍⟦U+E0131⟧⟦U+E0142⟧⟦U+2800⟧");
+  assert.deepEqual(await marks(page), { s: ["Price ⟦U+202E⟧46⟦U+202C⟧ dollars."] });
+  const lines = await page.$$eval("article.source ol.lines li", (lis) => lis.map((l) => l.textContent));
+  assert.deepEqual(lines, ["Price ⟦U+202E⟧46⟦U+202C⟧ dollars.", "OK 👍\uFE0F and 👍⟦U+E0131⟧⟦U+E0142⟧."]);
+  assert.equal(await page.textContent("article.source h3"), "T⟦U+3164⟧itle");
+  assert.ok((await page.textContent("#artifact-text")).includes("It costs ⟦U+202E⟧46⟦U+202C⟧\\."), "the artifact shows the same");
+  assert.deepEqual(errors, []);
+});
+
 test("a malformed file and a contract error show every violation with its path", async () => {
   const { page } = await open();
   await page.setInputFiles("#file", { name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{ not json") });
@@ -279,4 +305,31 @@ test("the served header forbids framing and matches the page's policy", async ()
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
   // frame-ancestors is ignored in a <meta>; everything else is the same policy.
   assert.equal(header.split("; ").filter((d) => !d.startsWith("frame-ancestors")).join("; "), meta);
+});
+
+test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
+  const { page, errors } = await open();
+  const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
+  // The order of the files does not matter: the request is the one with messages.
+  await page.setInputFiles("#anthropic-files", [fixture("response.json"), fixture("request.json")]);
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "needs review");
+  assert.deepEqual(await claimStates(page), { "claim-0": "pending review", "claim-1": "pending review", "claim-2": "pending review", "claim-3": "pending review", "claim-4": "pending review" });
+  assert.deepEqual(await marks(page), {
+    "doc-0": ["The grass is green.", "The sky is blue."],
+    "doc-1": ["地球是圆的。", "草是绿色的😀。"],
+    "doc-2": ["Second block. Third block."],
+  });
+  assert.equal(await page.textContent("#import-status"), "Imported 3 documents and 5 cited claims (ranges matched in cite-0: code_point, cite-1: code_point, cite-2: utf16, cite-3: code_point, cite-4: block).");
+  assert.equal(await page.isHidden("#errors"), true);
+
+  await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
+  await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");
+  assert.equal((await claimStates(page))["claim-1"], "invalid");
+  assert.match(await page.textContent("#why-cite-1"), /quote_mismatch/);
+
+  await page.setInputFiles("#anthropic-files", [fixture("request.json")]);
+  await page.waitForSelector("#errors:not([hidden])");
+  assert.match(await page.textContent("#errors-summary"), /pick two files/);
+  assert.deepEqual(errors, []);
 });

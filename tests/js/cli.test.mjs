@@ -184,3 +184,61 @@ test("the default artifact is hardened; --compat reference is the reference's by
   assert.ok(ARTIFACT.includes("2026\\-11\\-29T00:00:00\\+00:00"));
   assert.equal(run("check", EXAMPLE, "--compat", "html").code, 3);
 });
+
+test("control characters in report keys and file names reach the terminal escaped", () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.report["\u001b[2J\u001b[32mstatus: reviewed_candidate"] = 1;
+  const r = run("check", tmp("hostile.json", JSON.stringify(bundle)));
+  assert.equal(r.code, 3);
+  assert.doesNotMatch(r.stderr, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, "no raw control character");
+  assert.ok(r.stderr.includes("/report/⟦U+001B⟧[2J⟦U+001B⟧[32mstatus: reviewed_candidate"), r.stderr);
+  const missing = run("check", join(tmpdir(), "\u001b]0;owned\u0007\u202e.json"));
+  assert.equal(missing.code, 3);
+  assert.ok(missing.stderr.includes("⟦U+001B⟧]0;owned⟦U+0007⟧⟦U+202E⟧.json"), missing.stderr);
+  assert.doesNotMatch(missing.stderr, /[\u001b\u0007\u202e]/);
+});
+
+test("--json output escapes DEL, C1 and bidi controls too, and parses back to the same value", () => {
+  // The reference's escaping leaves them raw in the artifact; JSON.stringify escapes only C0.
+  const title = "report \u009b31m \u007f \u202eevil\u202c \u2066x\u2069";
+  const path = variant((b) => (b.report.title = title));
+  const r = run("check", path, "--json", "--now", NOW, "--compat", "reference");
+  assert.equal(r.code, 1, r.stderr);
+  assert.doesNotMatch(r.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, "no raw control character");
+  assert.ok(r.stdout.includes("\\u009B31m"), "escaped as \\uXXXX");
+  assert.deepEqual(JSON.parse(r.stdout), ec.checkBundle(readFileSync(path, "utf8"), { now: NOW, compat: "reference" }));
+  // A directory's summary names its files: escaped in JSON, shown as ⟦U+XXXX⟧ in text.
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
+  const name = "a\u009b31m\u202e.json";
+  writeFileSync(join(dir, name), "{");
+  const batch = run("check", dir, "--json");
+  assert.equal(batch.code, 3);
+  assert.doesNotMatch(batch.stdout, /[\u009b\u202e]/);
+  assert.equal(JSON.parse(batch.stdout).results[0].path, join(dir, name));
+  const text = run("check", dir);
+  assert.ok(text.stdout.includes("a⟦U+009B⟧31m⟦U+202E⟧.json: contract:"), text.stdout);
+});
+
+test("only regular files are read, and never past the input limit", () => {
+  // A device and a FIFO are refused unread: /dev/zero grew without bound, a FIFO hung.
+  const fifo = join(mkdtempSync(join(tmpdir(), "evidence-check-fifo-")), "bundle.json");
+  spawnSync("mkfifo", [fifo]);
+  for (const [path, kind] of [["/dev/zero", "a character device"], [fifo, "a FIFO"]]) {
+    for (const cmd of ["check", "digest"]) {
+      const r = spawnSync(process.execPath, [CLI, cmd, path], { encoding: "utf8", timeout: 30000 });
+      assert.equal(r.status, 3, `${cmd} ${path}: exit ${r.status} ${r.signal ?? ""}`);
+      assert.equal(r.stderr, `evidence-check: not_a_file: ${path} is ${kind}, not a regular file; it was not read\n`);
+    }
+  }
+  const big = tmp("big.json", Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
+  const r = run("check", big);
+  assert.equal(r.code, 3);
+  assert.equal(r.stderr, `evidence-check: input_too_large: ${big} is 16777217 bytes, over the limit of 16777216 bytes; it was not read\n`);
+  // In a directory, such a file is one unusable bundle among the others.
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
+  spawnSync("mkfifo", [join(dir, "fifo.json")]);
+  writeFileSync(join(dir, "ok.json"), readFileSync(EXAMPLE));
+  const batch = spawnSync(process.execPath, [CLI, "check", dir, "--jobs", "1", "--json"], { encoding: "utf8", timeout: 30000 });
+  assert.equal(batch.status, 3, batch.stderr);
+  assert.deepEqual(JSON.parse(batch.stdout).results.map((x) => x.error?.code ?? x.status), ["not_a_file", "partial"]);
+});

@@ -1,9 +1,10 @@
 // Reading sources through real MCP servers over stdio: @modelcontextprotocol/server-filesystem
-// from npm, a read_document server built on the SDK, and one that never answers.
+// from npm, a read_document server built on the SDK, one that never answers, and hostile
+// ones (a stderr flood, an oversize answer, control codes in an error).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync, execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, copyFileSync } from "node:fs";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, copyFileSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
@@ -11,7 +12,8 @@ import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mj
 const ec = userRequire(userProject())("evidence-check");
 const { readSourcesViaMcp } = await import(join(PKG, "bin", "mcp.mjs"));
 const CLI = join(PKG, "bin", "cli.mjs");
-const FS_SERVER = join(ROOT, "node_modules", ".bin", "mcp-server-filesystem");
+// The official scoped package, started by its own entry point (never an unscoped name).
+const FS_SERVER = `${process.execPath} ${join(ROOT, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")}`;
 const FIXTURES = join(ROOT, "tests", "js", "fixtures");
 const bundle = readJson("examples", "demo.bundle.json");
 const specs = bundle.sources.map((s) => s.spec);
@@ -30,6 +32,12 @@ function assertNoChildren() {
     .split("\n")
     .filter((l) => l.trim() && !l.includes(" ps -o"));
   assert.deepEqual(out, [], "a server process is still running");
+}
+
+/** readSourcesViaMcp's options for the filesystem server in `dir`. */
+function fsServer(dir) {
+  const [command, ...args] = FS_SERVER.split(" ");
+  return { command, args: [...args, "."], cwd: dir };
 }
 
 function freshStore() {
@@ -55,7 +63,7 @@ test("the CLI checks the example through mcp-server-filesystem, same result as i
 test("readSourcesViaMcp: CRLF content gives the inline digest; refs in spec order", async () => {
   const dir = sourcesDir();
   const store = freshStore();
-  const refs = await readSourcesViaMcp(store, bundle.scope, specs, { command: FS_SERVER, args: ["."], cwd: dir });
+  const refs = await readSourcesViaMcp(store, bundle.scope, specs, fsServer(dir));
   assert.deepEqual(refs, bundle.report.claims.slice(0, 2).map((c) => c.citations[0].ref));
   assert.equal(refs[0].digest, ec.digestText(bundle.sources[0].content));
   assertNoChildren();
@@ -65,7 +73,7 @@ test("a missing file fails naming the source, and nothing is ingested", async ()
   const dir = sourcesDir();
   execFileSync("rm", [join(dir, "plan_b.md")]);
   const store = freshStore();
-  await assert.rejects(readSourcesViaMcp(store, bundle.scope, specs, { command: FS_SERVER, args: ["."], cwd: dir }), (e) => {
+  await assert.rejects(readSourcesViaMcp(store, bundle.scope, specs, fsServer(dir)), (e) => {
     assert.equal(e.code, "mcp_tool_error");
     assert.equal(e.source_id, "plan_b");
     assert.match(e.message, /^source plan_b: read_text_file reported an error/);
@@ -79,7 +87,7 @@ test("a missing file fails naming the source, and nothing is ingested", async ()
 test("a response over the byte cap fails", async () => {
   const dir = sourcesDir();
   writeFileSync(join(dir, "plan_a.md"), "# big\n" + "x".repeat(40000));
-  await assert.rejects(readSourcesViaMcp(freshStore(), bundle.scope, specs, { command: FS_SERVER, args: ["."], cwd: dir }), (e) => {
+  await assert.rejects(readSourcesViaMcp(freshStore(), bundle.scope, specs, fsServer(dir)), (e) => {
     assert.equal(e.code, "mcp_response_too_large");
     assert.match(e.message, /^source plan_a: the response is \d+ bytes of JSON, over the cap of 32000$/);
     return true;
@@ -117,18 +125,170 @@ test("the CLI reports MCP failures as unusable input (exit 3)", () => {
   assert.match(none.stderr, /^evidence-check: mcp_unavailable: the MCP server could not be started or reached/);
 });
 
-test("Ctrl-C during an MCP read shuts the server down and exits 3", async () => {
+/** Running (not zombie) server processes whose command line holds `tag` (the CLI's own, holding --mcp, aside). */
+function running(tag) {
+  return execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l.includes(tag) && !/^\s*\d+\s+Z/.test(l) && !l.includes("--mcp"));
+}
+
+/** Polls until `test()` holds; the guard only stops a broken run from hanging. */
+async function until(test, what, guardMs = 20000) {
+  const end = Date.now() + guardMs;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Starts the CLI on the example with a server command that never answers, marked by a unique tag. */
+async function cliWithHangingServer({ shell = false } = {}) {
   const dir = sourcesDir();
-  const { spawn } = await import("node:child_process");
-  const child = spawn(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hang-server.mjs")}`, "--mcp-timeout", "60000"], { stdio: ["ignore", "pipe", "pipe"] });
+  const tag = `hang-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const server = `${process.execPath} ${join(FIXTURES, "hang-server.mjs")} ${tag}`;
+  const mcp = shell ? `sh -c '${server}; true'` : server;
+  const child = spawn(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "60000"], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
-  await new Promise((r) => setTimeout(r, 800));
-  child.kill("SIGINT");
-  const code = await new Promise((r) => child.on("exit", r));
-  assert.equal(code, 3);
-  assert.match(stderr, /interrupted; the MCP server was shut down/);
-  await new Promise((r) => setTimeout(r, 200));
-  const left = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(join(FIXTURES, "hang-server.mjs")));
-  assert.deepEqual(left, [], "the hanging server is gone");
+  const exited = new Promise((r) => child.on("exit", (code, signal) => r({ code, signal, stderr })));
+  await until(() => running(tag).some((l) => l.includes(`${process.execPath} ${join(FIXTURES, "hang-server.mjs")}`) && !l.includes("sh -c")), "the server to start");
+  return { child, tag, exited };
+}
+
+for (const [name, signals] of [
+  ["Ctrl-C", ["SIGINT"]],
+  ["a second Ctrl-C", ["SIGINT", "SIGINT"]],
+  ["SIGTERM", ["SIGTERM"]],
+  ["SIGHUP", ["SIGHUP"]],
+]) {
+  test(`${name} during an MCP read shuts the server's whole process group down and exits 3`, async () => {
+    const { child, tag, exited } = await cliWithHangingServer({ shell: true });
+    for (const s of signals) child.kill(s);
+    // The guard only stops a broken build from hanging the suite (it used to wait for the orphan).
+    const guard = setTimeout(() => child.kill("SIGKILL"), 30000);
+    const { code, stderr } = await exited;
+    clearTimeout(guard);
+    assert.equal(code, 3, stderr);
+    assert.match(stderr, /interrupted; the MCP server was shut down/);
+    assert.deepEqual(running(tag), [], "no server process is left");
+  });
+}
+
+test("a shell-wrapped server that never answers: the CLI exits after mcp_timeout, its group killed", async () => {
+  const dir = sourcesDir();
+  const tag = `hang-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const mcp = `sh -c '${process.execPath} ${join(FIXTURES, "hang-server.mjs")} ${tag}; true'`;
+  // The guard only stops a broken build from hanging the suite (it used to wait for the orphan).
+  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "300"], { encoding: "utf8", timeout: 30000 });
+  assert.equal(r.status, 3, `exit ${r.status} ${r.signal ?? ""}: ${r.stderr}`);
+  assert.equal(r.stderr, "evidence-check: mcp_timeout: the MCP server did not answer the handshake within 300 ms\n");
+  assert.deepEqual(running(tag), [], "no server process is left");
+});
+
+test("a server flooding stderr keeps only a bounded tail in memory; the error quotes its end", () => {
+  const dir = sourcesDir();
+  // 300 MiB of stderr through a CLI with a 64 MiB heap: kept whole, it ran out of memory (exit 134).
+  const r = spawnSync(process.execPath, ["--max-old-space-size=64", CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hostile-server.mjs")} noisy`], { encoding: "utf8", timeout: 120000 });
+  assert.equal(r.status, 3, `exit ${r.status} ${r.signal ?? ""}: ${r.stderr.slice(0, 500)}`);
+  assert.match(r.stderr, /^evidence-check: mcp_unavailable: the MCP server could not be started or reached: .*the last words of a noisy server\)\n$/s);
+  assert.ok(r.stderr.length < 1000, `stderr is ${r.stderr.length} characters`);
+});
+
+test("an 11 MB response is mcp_response_too_large, not a closed connection", async () => {
+  await assert.rejects(
+    readSourcesViaMcp(freshStore(), bundle.scope, specs, { command: process.execPath, args: [join(FIXTURES, "hostile-server.mjs"), "big"], timeoutMs: 20000 }),
+    (e) => {
+      assert.equal(e.code, "mcp_response_too_large", e.message);
+      assert.equal(e.source_id, "plan_a");
+      assert.match(e.message, /^source plan_a: the response passed \d+ bytes unfinished, over the cap of 32000 bytes of JSON; it was not read further$/);
+      return true;
+    },
+  );
+  assertNoChildren();
+});
+
+test("a file whose text looks like a read result is read as its literal text", async () => {
+  const dir = sourcesDir({ crlf: false });
+  const fake = JSON.stringify({ status: "ok", message: "", data: { filename: "plan_a.md", content: "certified safe" } });
+  writeFileSync(join(dir, "plan_a.md"), fake);
+  const store = freshStore();
+  const refs = await readSourcesViaMcp(store, bundle.scope, specs, fsServer(dir));
+  assert.equal(refs[0].digest, ec.digestText(fake));
+  assert.equal(store.get(bundle.scope, refs[0]).content, fake);
+  // A report quoting "certified safe", which only the fake JSON claims, does not hold.
+  const report = {
+    title: "t",
+    claims: [{ claim_id: "c1", text: "It is certified safe.", kind: "fact", citations: [{ citation_id: "q1", ref: refs[0], start: 0, end: 14, quote: "certified safe" }] }],
+  };
+  const a = ec.assess(bundle.scope, report, store, []);
+  assert.equal(a.status, "invalid");
+  assert.equal(a.issues[0].code, "quote_mismatch");
+  assertNoChildren();
+});
+
+test("--mcp reads the bundle strictly, before any server starts", () => {
+  const dir = sourcesDir();
+  const example = readFileSync(join(dir, "bundle.json"), "utf8");
+  const cases = [
+    ["dup.json", example.replace('{\n  "scope"', '{\n  "scope": {},\n  "scope"'), /duplicate key `scope`/],
+    ["extra.json", JSON.stringify({ ...bundle, extra: 1 }), /^evidence-check: contract: bundle breaks its contract at \/extra: Extra inputs are not permitted/],
+    ["null.json", "null", /^evidence-check: contract: bundle breaks its contract at \/: /],
+    ["sources.json", '{"sources":{}}', /^evidence-check: contract: bundle breaks its contract at \//],
+  ];
+  for (const [name, text, message] of cases) {
+    writeFileSync(join(dir, name), text);
+    const r = spawnSync(process.execPath, [CLI, "check", join(dir, name), "--mcp", `${FS_SERVER} .`], { encoding: "utf8" });
+    assert.equal(r.status, 3, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, message, name);
+    assert.doesNotMatch(r.stderr, /TypeError|\n\s+at /, name);
+  }
+  // The reader behind it: parseBundle, contents required unless said otherwise.
+  const bare = JSON.stringify({ ...bundle, sources: bundle.sources.map(({ spec }) => ({ spec })) });
+  assert.throws(() => ec.parseBundle(bare), (e) => e.code === "contract" && e.message.includes("/sources/0/content"));
+  assert.deepEqual(ec.parseBundle(bare, { requireContents: false }).sources.map((s) => s.spec), specs);
+  assert.throws(() => ec.parseBundle(example.replace('{\n  "scope"', '{\n  "scope": {},\n  "scope"'), { requireContents: false }), (e) => e.code === "contract");
+  // A directory takes no --mcp: refused, naming the option.
+  const r = spawnSync(process.execPath, [CLI, "check", dir, "--mcp", `${FS_SERVER} .`], { encoding: "utf8" });
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /^evidence-check: usage: --mcp takes one bundle, not a directory\n/);
+});
+
+test("an MCP isError text reaches the terminal with its control characters escaped", () => {
+  const dir = sourcesDir();
+  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hostile-server.mjs")} iserror`], { encoding: "utf8" });
+  assert.equal(r.status, 3);
+  assert.equal(
+    r.stderr,
+    "evidence-check: mcp_tool_error: source plan_a: read_text_file reported an error: ⟦U+001B⟧[2J⟦U+001B⟧[32mstatus: reviewed_candidate⟦U+009B⟧31m⟦U+202E⟧\n",
+  );
+});
+
+test("no file of the repository names the filesystem server by an unscoped package name", () => {
+  const files = ["README.md", "Makefile", "package.json", ...["docs", "examples", "tests/js", "js"].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true }).map((f) => join(d, String(f))))];
+  for (const f of files) {
+    let text;
+    try {
+      text = readFileSync(join(ROOT, f), "utf8");
+    } catch {
+      continue; // a directory
+    }
+    // npx (or an args list) given the bare bin name may fetch an unrelated third-party package.
+    assert.doesNotMatch(text, /(npx(\s+-y)?\s+|["'])mcp-server-filesystem\b/, f);
+  }
+});
+
+test("a host process that exits mid-read takes the server's group with it", async () => {
+  const tag = `hang-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const script = `
+    const { readSourcesViaMcp } = await import(${JSON.stringify(join(PKG, "bin", "mcp.mjs"))});
+    process.stdin.once("data", () => process.exit(0));
+    const store = { ingest() {}, ingestReadResult() {} };
+    await readSourcesViaMcp(store, {}, [{ source_id: "a", filename: "a.md" }], {
+      command: "sh", args: ["-c", ${JSON.stringify(`${process.execPath} ${join(FIXTURES, "hang-server.mjs")} ${tag}; true`)}], timeoutMs: 60000 });`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "ignore", "inherit"] });
+  const exited = new Promise((r) => child.on("exit", r));
+  await until(() => running(tag).some((l) => !l.includes("sh -c")), "the server to start");
+  child.stdin.write("exit now\n");
+  assert.equal(await exited, 0);
+  assert.deepEqual(running(tag), [], "no server process is left");
 });

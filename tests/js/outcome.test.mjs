@@ -103,3 +103,132 @@ test("bad input is a ContractError with paths", () => {
     (e) => e.issues[0].code === "duplicate_document_id" && e.issues[0].path === "/1/id",
   );
 });
+
+// ---- the frozen catalogue and the recomputing grader (issue 16) ------------------------
+
+const DOC_IDS = ["camera", "drone", "microphone", "projector", "tripod"];
+const cardOf = (id) => ({ id, title: id, body: readFileSync(join(ROOT, "tests", "data", "tasks", "docs", `${id}.md`), "utf8") });
+const fullCatalog = () => new ec.DocumentCatalog({ documents: DOC_IDS.map(cardOf) });
+const outcomeOf = (t, options) => ec.finalize(t.task, t.observations, t.finish, options);
+const byId = (id) => TASKS.find((t) => t.task.task_id === id);
+
+test("DocumentCatalog: an import freezes the digest; the same body is a no-op; a changed body is refused", () => {
+  const catalog = new ec.DocumentCatalog();
+  assert.deepEqual(catalog.import(camera), { item_id: "camera", sha256: sha, lines: 5 });
+  assert.deepEqual(catalog.import({ ...camera, title: "renamed" }), { item_id: "camera", sha256: sha, lines: 5 });
+  const edited = { ...camera, body: body.replace(/\n/g, "\r\n") };
+  const editedSha = createHash("sha256").update(edited.body, "utf8").digest("hex");
+  assert.throws(
+    () => catalog.import(edited),
+    (e) =>
+      e.name === "EvidenceError" && e.code === "document_changed" && e.item_id === "camera" &&
+      e.expected_sha256 === sha && e.actual_sha256 === editedSha && e.message.includes(sha) && e.message.includes(editedSha),
+  );
+  assert.deepEqual(catalog.get("camera"), camera, "nothing was replaced");
+  assert.equal(catalog.get("drone"), undefined);
+  assert.deepEqual(catalog.ids(), ["camera"]);
+  catalog.free();
+  assert.throws(() => catalog.ids());
+});
+
+test("DocumentCatalog: round-trips through JSON with every digest verified; a tampered JSON is refused", () => {
+  const catalog = fullCatalog();
+  const saved = catalog.toJSON();
+  assert.deepEqual(saved.documents.map((d) => d.id), DOC_IDS);
+  assert.equal(saved.documents[0].sha256, sha);
+  const loaded = ec.DocumentCatalog.fromJSON(JSON.stringify(catalog));
+  assert.deepEqual(loaded.toJSON(), saved);
+  assert.deepEqual(ec.DocumentCatalog.fromJSON(saved).ids(), DOC_IDS);
+  const tampered = structuredClone(saved);
+  tampered.documents[1].body += "- Stock: 100 drones.\n";
+  assert.throws(
+    () => ec.DocumentCatalog.fromJSON(tampered),
+    (e) => e.code === "catalog_digest_mismatch" && e.item_id === "drone" && e.expected_sha256 === saved.documents[1].sha256 && e.actual_sha256 !== e.expected_sha256,
+  );
+  const dup = structuredClone(saved);
+  dup.documents[1] = dup.documents[0];
+  assert.throws(() => ec.DocumentCatalog.fromJSON(dup), (e) => e.name === "ContractError" && e.issues[0].path === "/documents/1/id");
+  assert.throws(() => ec.DocumentCatalog.fromJSON(saved, { lang: "en", extra: 1 }), (e) => e.code === "invalid_argument");
+  for (const c of [catalog, loaded]) c.free();
+});
+
+test("a catalogue goes wherever a document list goes", () => {
+  const catalog = fullCatalog();
+  const claims = ec.extractExcerpts(catalog, "camera");
+  assert.deepEqual(claims, ec.extractExcerpts(camera));
+  assert.throws(() => ec.extractExcerpts(catalog, "telescope"), (e) => e.code === "unknown_document" && e.item_id === "telescope");
+  assert.throws(() => ec.extractExcerpts(catalog), (e) => e.code === "invalid_argument", "a catalogue needs the item id");
+  assert.deepEqual(ec.checkExcerpt(catalog, claims[0]), { supported: true, reason: null });
+  assert.deepEqual(ec.checkExcerpt(catalog, { ...claims[0], sha256: "0".repeat(64) }), { supported: false, reason: "stale_digest" });
+  assert.deepEqual(ec.evaluateClaims(catalog, "camera", claims, "info"), ec.evaluateClaims([camera], "camera", claims, "info"));
+  // finalize against the catalogue refuses a document that changed after import.
+  const edited = { ...camera, body: body + "- Stock: 100 cameras.\n" };
+  const query = { task_id: "q", kind: "query" };
+  const finish = { status: "info", claims: ec.extractExcerpts(edited) };
+  assert.equal(ec.finalize(query, [{ tool: "document", document: edited }], finish).accepted, true, "a list believes it");
+  assert.ok(ec.finalize(query, [{ tool: "document", document: edited }], finish, { catalog }).reasons.includes("document_changed"));
+  assert.throws(() => ec.finalize(query, [], finish, { catalog: [camera] }), (e) => e.code === "invalid_argument");
+  catalog.free();
+  assert.throws(() => ec.checkExcerpt(catalog, claims[0]), (e) => e.code === "invalid_argument");
+});
+
+test("gradeTask: an info outcome with its claims emptied passes only when trusted", () => {
+  const catalog = fullCatalog();
+  const t = byId("q-camera");
+  const emptied = { ...outcomeOf(t), claims: [] };
+  const trusted = ec.gradeTask(t.expected, emptied, t.effects);
+  assert.deepEqual([trusted.passed, trusted.evaluation, trusted.from_caller], [true, "trusted", ["support", "completeness", "duplicates"]]);
+  const g = ec.gradeTask(t.expected, emptied, t.effects, { catalog });
+  assert.deepEqual([g.passed, g.evaluation, g.failed, g.from_caller], [false, "recomputed", ["completeness"], []]);
+  assert.deepEqual([g.claim_evaluation.covered, g.claim_evaluation.required], [0, 4]);
+  catalog.free();
+});
+
+test("gradeTask: each status's ledger rule, kept and broken, with and without the catalogue", () => {
+  const catalog = fullCatalog();
+  const cases = [
+    ["q-camera", { ledger: 1 }, { ledger: 1 }, ["ledger_rule"]],
+    ["r-camera-1", { ledger: 2 }, { ledger: 2 }, ["ledger_rule"]],
+    ["r-camera-1", { remaining: 1 }, { remaining: 1 }, ["remaining", "stock"]],
+    ["s-camera-4", { ledger: 1 }, { ledger: 1 }, ["ledger_rule"]],
+    ["s-camera-4", { remaining: 2 }, { remaining: 2 }, ["stock"]],
+    ["d-drone-1", { ledger: 1 }, { ledger: 1 }, ["ledger_rule"]],
+    ["n-laptop", { ledger: 1 }, { ledger: 1 }, ["ledger_rule"]],
+    ["a-borrowing", { ledger: 1, remaining: 2 }, { ledger: 1, remaining: 2 }, ["ledger_rule", "stock"]],
+    ["u-tripod-1", { ledger: 2, remaining: 3 }, { ledger: 2, remaining: 3 }, ["ledger_rule", "stock"]],
+  ];
+  for (const [id, x, f, failed] of cases) {
+    const t = byId(id);
+    const outcome = outcomeOf(t);
+    for (const options of [undefined, { catalog }]) {
+      assert.deepEqual(ec.gradeTask(t.expected, outcome, t.effects, options).failed, [], `${id} as run`);
+      assert.deepEqual(ec.gradeTask({ ...t.expected, ...x }, outcome, { ...t.effects, ...f }, options).failed, failed, `${id} broken`);
+    }
+  }
+  // The issue's repro: an info answer expected and measured with one ledger row.
+  const info = outcomeOf(byId("q-camera"));
+  assert.deepEqual(ec.gradeTask({ status: "info", ledger: 1 }, info, { ledger: 1 }).failed, ["ledger_rule"]);
+  // unconfirmed is resolved only with the same key: another recovery key fails the receipts.
+  const u = byId("u-tripod-1");
+  const g = ec.gradeTask(u.expected, { ...outcomeOf(u), recovery_key: "rk-other" }, u.effects, { catalog });
+  assert.deepEqual([g.failed, g.receipt_reasons], [["receipts"], ["no_lost_reply"]]);
+  catalog.free();
+});
+
+test("the fixture set passes a recomputed grade; tampered outcomes fail for their reason", () => {
+  const catalog = fullCatalog();
+  for (const t of TASKS) {
+    const outcome = outcomeOf(t, { catalog });
+    assert.deepEqual(outcome, outcomeOf(t), `${t.task.task_id}: the catalogue decides the same`);
+    const grade = (o) => ec.gradeTask(t.expected, o, t.effects, { catalog });
+    const g = grade(outcome);
+    assert.deepEqual([g.failed, g.evaluation, g.from_caller], [[], "recomputed", []], t.task.task_id);
+    if (!["info", "reserved", "insufficient"].includes(t.expected.status)) continue;
+    const claims = outcome.claims;
+    const dropped = claims.filter((_, i) => i !== 1);
+    assert.deepEqual(grade({ ...outcome, claims: [] }).failed, ["completeness"], `${t.task.task_id}: emptied`);
+    assert.deepEqual(grade({ ...outcome, claims: dropped }).failed, ["completeness"], `${t.task.task_id}: dropped`);
+    assert.deepEqual(grade({ ...outcome, claims: [...dropped, dropped[0]] }).failed, ["completeness", "duplicates"], `${t.task.task_id}: duplicate`);
+  }
+  catalog.free();
+});

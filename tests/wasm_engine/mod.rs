@@ -111,7 +111,9 @@ impl Engine for Js {
         }
     }
     fn quote(&self, st: &Self::Store, scope: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
-        st.quote(typed(scope), typed(r), JsValue::from_str(text), JsValue::from_str(id)).map(|c| val(&c)).map_err(failure)
+        // Replayed under compat "reference", as the renders are.
+        let options = js(&json!({ "compat": "reference" }));
+        st.quote(typed(scope), typed(r), JsValue::from_str(text), JsValue::from_str(id), Some(options.unchecked_into())).map(|c| val(&c)).map_err(failure)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
         api::parse_report(JsValue::from_str(text).unchecked_into(), None).map(|r| val(&r)).map_err(failure)

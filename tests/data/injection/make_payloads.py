@@ -45,6 +45,18 @@ BASE = {
         "中文 <img src=x onerror=alert(1)> 😀 [链接](http://evil.example)",
         "$x$ $$y$$ \\(z\\)", ":emoji: :+1:", "@mention #123", "{{template}} ${expr}", "<<>>", "]]>",
     ],
+    # GFM's e-mail autolinks are found after escapes and entities are decoded (cmark-gfm).
+    "email_autolinks": [
+        "security@evil.example", "mailto:security@evil.example", "xmpp:user@evil.example/resource", "MAILTO:a@b.example",
+        "a.b+c-d_e@sub.evil.example", "a@b@c.example", "foo@bar.example.", "1@2.example", "security@evil.example/x",
+        "<mailto:a@b.example>", "mailto:a@b.example?subject=x", "xmpp:a@b.example/r/s",
+    ],
+    # Characters that hide content: variation selectors, fillers, tags.
+    "hidden": [
+        "\U0001f44d\U000e0100\U000e0131\U000e0142", "\U0001f44d\ufe0f ok", "\u2764\ufe0e", "x\ufe0f\ufe0f", "\u845b\U000e0100",
+        "\u845b\U000e0100\U000e0101", "\u3164", "\u2800", "\u115f\u1160", "\uffa0", "a\u034fb", "\u180b\u180c\u180d\u180f",
+        "\u17b4\u17b5", "\U000e0000\U000e0002", "\ufe00 selector",
+    ],
 }
 LONG = ["A" * 600, ("word " * 120).strip(), "[" * 300, "*_" * 200, "http://e.x/" + "a" * 500, "<" * 400]
 
@@ -64,7 +76,7 @@ for group in BASE.values():
 for p in LONG:
     add(p)
 # Placements: the same payloads inside ordinary text, at the start and at the end.
-for group in ("html", "links", "autolinks", "emphasis", "headings", "lists", "bidi_invisible", "entities"):
+for group in ("html", "links", "autolinks", "emphasis", "headings", "lists", "bidi_invisible", "entities", "email_autolinks", "hidden"):
     for p in BASE[group]:
         add(f"Plain text {p} more text")
         add(f"{p} trailing")

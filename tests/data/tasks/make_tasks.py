@@ -84,8 +84,11 @@ def run(task_id, kind, query, item=None, qty=None, lose_reply=False):
     status = "unconfirmed" if lose_reply else finish["status"]
     touched = item or (hits[0] if len(hits) == 1 else None)
     remaining = env.stock.get(touched) if kind == "reserve" else None
-    effects = {"ledger": len(env.ledger), "remaining": remaining}
-    expected = {"status": status, "ledger": len(env.ledger), "remaining": remaining}
+    stock_before = STOCK.get(touched) if kind == "reserve" else None
+    effects = {"ledger": len(env.ledger), "remaining": remaining, "stock_before": stock_before}
+    expected = {"status": status, "ledger": len(env.ledger), "remaining": remaining,
+                "item_id": touched if finish["status"] in ("info", "reserved", "insufficient") and not lose_reply else None,
+                "quantity": qty}
     return {"task": task, "observations": env.obs, "finish": finish, "effects": effects, "expected": expected}
 
 

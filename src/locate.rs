@@ -1,0 +1,326 @@
+//! The one quote locator: finds a quote in a source's current text by exact match (the
+//! needle's CRLF and lone CR normalised as the source was), counts overlapping
+//! occurrences ("xyx" occurs twice in "xyxyx"), and picks one occurrence with W3C
+//! TextQuoteSelector context (`prefix` / `suffix`) or an explicit `occurrence`. It never
+//! guesses: a quote that is absent or stays ambiguous is a [`LocateError`]. A
+//! whitespace-insensitive match happens only when asked for ([`Whitespace::Loose`]).
+//!
+//! `EvidenceStore::quote`, the repair hints of failed citations, `locateCitations` and
+//! quote-only `fromWebAnnotation` all use it.
+
+use serde::Serialize;
+
+use crate::citation::TextIndex;
+use crate::digest::normalize_newlines;
+use crate::error::{Lang, StoreErrorKind};
+
+/// How many ranges an ambiguity error lists.
+pub const MAX_LISTED_RANGES: usize = 5;
+
+/// How occurrences are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Counting {
+    /// Every offset where the quote starts, overlapping ones included (the default).
+    #[default]
+    Overlapping,
+    /// The reference's `quote`: Python's `str.count` (non-overlapping from the left), the
+    /// quote compared as given (its CRLF not normalised), one error for absent and repeated.
+    Reference,
+}
+
+/// Whether whitespace must match exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whitespace {
+    /// Exact match only (the default).
+    #[default]
+    Exact,
+    /// When there is no exact match: each run of whitespace in the quote matches any
+    /// non-empty run of whitespace in the source (leading and trailing whitespace of the
+    /// quote ignored). The located text is the source's own.
+    Loose,
+}
+
+/// What to look for: a quote, optionally with the text right before and after it, or
+/// the n-th (1-based) of its occurrences.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selector {
+    pub exact: String,
+    pub prefix: Option<String>,
+    pub suffix: Option<String>,
+    pub occurrence: Option<usize>,
+}
+
+impl Selector {
+    pub fn exact(text: &str) -> Selector {
+        Selector { exact: text.to_owned(), ..Selector::default() }
+    }
+}
+
+/// How to locate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LocateOptions {
+    pub counting: Counting,
+    pub whitespace: Whitespace,
+}
+
+/// One located passage: a code-point range and the source's exact text there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Located {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub whitespace: Whitespace,
+}
+
+/// Why a quote could not be located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocateError {
+    /// The quote (with its context, or at that occurrence) is not in the source.
+    /// `occurrences` counts the bare quote's occurrences.
+    NotFound { source_id: String, occurrences: usize, reason: NotFoundReason },
+    /// The quote occurs `count` times (after context filtering); the first ranges listed.
+    Ambiguous { source_id: String, count: usize, ranges: Vec<(usize, usize)> },
+    /// `compat: "reference"`: the reference's one error for both cases.
+    NotUnique { source_id: String },
+}
+
+/// Why a quote was not found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotFoundReason {
+    /// The quote is empty.
+    Empty,
+    /// The quote does not occur.
+    Absent,
+    /// The quote occurs, but never with the given prefix and suffix.
+    Context,
+    /// The quote occurs fewer times than the occurrence asked for.
+    Occurrence(usize),
+}
+
+impl LocateError {
+    pub fn kind(&self) -> StoreErrorKind {
+        match self {
+            Self::NotFound { .. } => StoreErrorKind::QuoteNotFound,
+            Self::Ambiguous { .. } => StoreErrorKind::QuoteAmbiguous,
+            Self::NotUnique { .. } => StoreErrorKind::QuoteNotUnique,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.kind().code()
+    }
+
+    pub fn source_id(&self) -> &str {
+        match self {
+            Self::NotFound { source_id, .. } | Self::Ambiguous { source_id, .. } | Self::NotUnique { source_id } => source_id,
+        }
+    }
+
+    /// How many times the quote occurs (after context filtering for an ambiguity).
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            Self::NotFound { occurrences, .. } => Some(*occurrences),
+            Self::Ambiguous { count, .. } => Some(*count),
+            Self::NotUnique { .. } => None,
+        }
+    }
+
+    /// The first ranges of an ambiguous quote.
+    pub fn ranges(&self) -> &[(usize, usize)] {
+        match self {
+            Self::Ambiguous { ranges, .. } => ranges,
+            _ => &[],
+        }
+    }
+
+    /// A message naming the source and the numbers (the reference's text for `NotUnique`).
+    pub fn message_in(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Self::NotUnique { .. }, _) => self.kind().message_in(lang).to_owned(),
+            (Self::NotFound { source_id, occurrences, reason }, Lang::En) => match reason {
+                NotFoundReason::Empty => format!("The quote is empty; nothing to locate in source {source_id}."),
+                NotFoundReason::Absent => format!("The quote does not occur in the current revision of source {source_id}."),
+                NotFoundReason::Context => format!("The quote occurs {occurrences} times in source {source_id}, but never with the given prefix and suffix."),
+                NotFoundReason::Occurrence(n) => format!("Occurrence {n} was asked for, but the quote occurs {occurrences} times in source {source_id}."),
+            },
+            (Self::NotFound { source_id, occurrences, reason }, Lang::Zh) => match reason {
+                NotFoundReason::Empty => format!("片段为空,无法在来源 {source_id} 中定位。"),
+                NotFoundReason::Absent => format!("片段未出现在来源 {source_id} 的当前版本中。"),
+                NotFoundReason::Context => format!("片段在来源 {source_id} 中出现 {occurrences} 次,但没有一处与给定的前后文相符。"),
+                NotFoundReason::Occurrence(n) => format!("要求第 {n} 处,但片段在来源 {source_id} 中只出现 {occurrences} 次。"),
+            },
+            (Self::Ambiguous { source_id, count, ranges }, lang) => {
+                let listed: Vec<String> = ranges.iter().map(|(s, e)| format!("[{s}, {e})")).collect();
+                let listed = listed.join(", ");
+                match lang {
+                    Lang::En => format!(
+                        "The quote occurs {count} times in source {source_id} (code points {listed}{}); give a prefix and suffix or an occurrence to pick one.",
+                        if *count > ranges.len() { ", …" } else { "" }
+                    ),
+                    Lang::Zh => format!(
+                        "片段在来源 {source_id} 中出现 {count} 次(字符区间 {listed}{}),无法唯一定位;请给出前后文或指定第几处。",
+                        if *count > ranges.len() { ", …" } else { "" }
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Byte offsets where `needle` starts in `text`, overlapping or not.
+fn starts(text: &str, needle: &str, counting: Counting) -> Vec<usize> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    match counting {
+        Counting::Reference => text.match_indices(needle).map(|(b, _)| b).collect(),
+        Counting::Overlapping => {
+            let mut out = Vec::new();
+            let mut from = 0;
+            while let Some(i) = text.get(from..).and_then(|rest| rest.find(needle)) {
+                let at = from + i;
+                out.push(at);
+                // Next search starts one character after this start.
+                from = at + text.get(at..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8);
+            }
+            out
+        }
+    }
+}
+
+/// How many times `needle` (newlines normalised) occurs in `text`, overlapping.
+pub fn count_occurrences(text: &str, needle: &str) -> usize {
+    starts(text, &normalize_newlines(needle), Counting::Overlapping).len()
+}
+
+/// Every code-point start of `needle` in `text` (overlapping), for repair hints.
+pub fn occurrences(index: &TextIndex, text: &str, needle: &str, counting: Counting) -> Vec<usize> {
+    starts(text, &normalize_newlines(needle), counting).into_iter().filter_map(|b| index.char_of(text, b)).collect()
+}
+
+/// `text` with each whitespace run collapsed to one space, and for each byte of the
+/// result (and its end) the byte offset in `text` it came from.
+fn collapse(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut in_space = false;
+    for (b, ch) in text.char_indices() {
+        if ch.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+                map.push(b);
+            }
+            in_space = true;
+        } else {
+            in_space = false;
+            out.push(ch);
+            map.extend(std::iter::repeat_n(b, ch.len_utf8()));
+        }
+    }
+    map.push(text.len());
+    (out, map)
+}
+
+/// The last (`at_end`) or first `n` characters of `s`.
+fn window(s: &str, n: usize, at_end: bool) -> &str {
+    if at_end {
+        let cut = s.char_indices().rev().nth(n).map_or(0, |(b, _)| b);
+        s.get(cut..).unwrap_or(s)
+    } else {
+        let cut = s.char_indices().nth(n).map_or(s.len(), |(b, _)| b);
+        s.get(..cut).unwrap_or(s)
+    }
+}
+
+/// Locates `selector` in `text` (the source's LF-normalised text, indexed by `index`).
+pub fn locate(source_id: &str, index: &TextIndex, text: &str, selector: &Selector, options: LocateOptions) -> Result<Located, LocateError> {
+    // The reference compares the quote as given (a CRLF quote never matches the LF text).
+    let needle = match options.counting {
+        Counting::Overlapping => normalize_newlines(&selector.exact),
+        Counting::Reference => std::borrow::Cow::Borrowed(selector.exact.as_str()),
+    };
+    let not_found = |occurrences, reason| LocateError::NotFound { source_id: source_id.to_owned(), occurrences, reason };
+    if needle.is_empty() {
+        return Err(match options.counting {
+            Counting::Reference => LocateError::NotUnique { source_id: source_id.to_owned() },
+            Counting::Overlapping => not_found(0, NotFoundReason::Empty),
+        });
+    }
+    let prefix = selector.prefix.as_deref().map(normalize_newlines);
+    let suffix = selector.suffix.as_deref().map(normalize_newlines);
+    let exact = starts(text, &needle, options.counting);
+    // (byte start, byte end) of each candidate, and whether it was found loosely.
+    let (candidates, whitespace, total): (Vec<(usize, usize)>, Whitespace, usize) =
+        if exact.is_empty() && options.whitespace == Whitespace::Loose && !crate::contract::validate::is_blank(&needle) {
+            let (hay, map) = collapse(text);
+            let (pin, _) = collapse(needle.trim());
+            let found: Vec<(usize, usize)> = starts(&hay, &pin, Counting::Overlapping)
+                .into_iter()
+                .filter_map(|s| {
+                    let start = *map.get(s)?;
+                    // The byte after the last matched character (the quote ends in a non-space).
+                    let last = *map.get(s + pin.len() - 1)?;
+                    let end = last + text.get(last..)?.chars().next()?.len_utf8();
+                    Some((start, end))
+                })
+                .collect();
+            let n = found.len();
+            (found, Whitespace::Loose, n)
+        } else {
+            let n = exact.len();
+            (exact.into_iter().map(|b| (b, b + needle.len())).collect(), Whitespace::Exact, n)
+        };
+    if options.counting == Counting::Reference && total != 1 {
+        return Err(LocateError::NotUnique { source_id: source_id.to_owned() });
+    }
+    if total == 0 {
+        return Err(not_found(0, NotFoundReason::Absent));
+    }
+    let context_ok = |(b, e): &(usize, usize)| {
+        let before = text.get(..*b).unwrap_or("");
+        let after = text.get(*e..).unwrap_or("");
+        let fits = |want: &Option<std::borrow::Cow<'_, str>>, have: &str, at_end: bool| match want {
+            None => true,
+            Some(w) if whitespace == Whitespace::Loose => {
+                let (w, _) = collapse(w);
+                // Only a window as long as the context (plus whitespace) is compared.
+                let (h, _) = collapse(window(have, w.chars().count() * 2 + 16, at_end));
+                if at_end {
+                    h.ends_with(&w)
+                } else {
+                    h.starts_with(&w)
+                }
+            }
+            Some(w) => {
+                if at_end {
+                    have.ends_with(w.as_ref())
+                } else {
+                    have.starts_with(w.as_ref())
+                }
+            }
+        };
+        fits(&prefix, before, true) && fits(&suffix, after, false)
+    };
+    let matching: Vec<(usize, usize)> = candidates.into_iter().filter(context_ok).collect();
+    if matching.is_empty() {
+        return Err(not_found(total, NotFoundReason::Context));
+    }
+    let to_cp = |(b, e): (usize, usize)| -> Option<(usize, usize)> { Some((index.char_of(text, b)?, index.char_of(text, e)?)) };
+    let chosen = match selector.occurrence {
+        Some(n) => match n.checked_sub(1).and_then(|i| matching.get(i)) {
+            Some(r) => *r,
+            None => return Err(not_found(matching.len(), NotFoundReason::Occurrence(n))),
+        },
+        None => match matching.as_slice() {
+            [one] => *one,
+            _ => {
+                let ranges = matching.iter().take(MAX_LISTED_RANGES).filter_map(|r| to_cp(*r)).collect();
+                return Err(LocateError::Ambiguous { source_id: source_id.to_owned(), count: matching.len(), ranges });
+            }
+        },
+    };
+    let (b, e) = chosen;
+    let (start, end) = to_cp(chosen).ok_or_else(|| not_found(total, NotFoundReason::Absent))?;
+    Ok(Located { start, end, text: text.get(b..e).unwrap_or("").to_owned(), whitespace })
+}

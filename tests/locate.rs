@@ -1,0 +1,154 @@
+//! The one quote locator: `EvidenceStore::quote`, repair hints, `locate_citations`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use evidence_check::assess::assess;
+use evidence_check::contract::{Contract, Limits, Scope, SourceSpec};
+use evidence_check::error::{Lang, StoreError};
+use evidence_check::import::quotes::{locate_citations, LocateIssue};
+use evidence_check::locate::{locate, Counting, LocateError, LocateOptions, Located, Selector, Whitespace};
+use evidence_check::{citation::TextIndex, Clock, EvidenceStore, StoreOptions};
+use serde_json::json;
+
+fn scope() -> Scope {
+    Scope { tenant_id: "t".into(), user_id: "u".into() }
+}
+fn store(texts: &[(&str, &str)]) -> EvidenceStore {
+    let specs = texts
+        .iter()
+        .map(|(id, _)| SourceSpec::from_value(&json!({"source_id": id, "title": "T", "locator": "fixture:x", "filename": format!("{id}.md"), "kind": "fixture"})).unwrap())
+        .collect();
+    let mut st = EvidenceStore::new(specs, StoreOptions::default(), Clock::fixed("2026-11-29T00:00:00+00:00").unwrap()).unwrap();
+    for (id, text) in texts {
+        st.ingest(&scope(), id, text).unwrap();
+    }
+    st
+}
+fn find(text: &str, sel: Selector, options: LocateOptions) -> Result<Located, LocateError> {
+    locate("s", &TextIndex::new(text), text, &sel, options)
+}
+fn with(exact: &str, prefix: Option<&str>, suffix: Option<&str>, occurrence: Option<usize>) -> Selector {
+    Selector { exact: exact.into(), prefix: prefix.map(Into::into), suffix: suffix.map(Into::into), occurrence }
+}
+
+#[test]
+fn overlapping_occurrences_are_separate_ones() {
+    let d = LocateOptions::default();
+    let err = find("xyxyx", Selector::exact("xyx"), d).unwrap_err();
+    assert_eq!(err, LocateError::Ambiguous { source_id: "s".into(), count: 2, ranges: vec![(0, 3), (2, 5)] });
+    assert_eq!(find("aaa", Selector::exact("aa"), d).unwrap_err().count(), Some(2));
+    // The reference's count (Python's str.count) under compat "reference": "xyx" is unique there.
+    let reference = LocateOptions { counting: Counting::Reference, ..d };
+    let found = find("xyxyx", Selector::exact("xyx"), reference).unwrap();
+    assert_eq!((found.start, found.end), (0, 3));
+}
+
+#[test]
+fn absent_ambiguous_and_the_message_names_source_and_numbers() {
+    let st = store(&[("a", "one two one two one")]);
+    let r = st.current(&scope(), "a").unwrap().source_ref.clone();
+    let e = st.quote(&scope(), &r, "one", "q").unwrap_err();
+    assert_eq!(e.code(), "quote_ambiguous");
+    assert_eq!(e.message(), "片段在来源 a 中出现 3 次(字符区间 [0, 3), [8, 11), [16, 19)),无法唯一定位;请给出前后文或指定第几处。");
+    let StoreError::Locate(l) = &e else { panic!("{e:?}") };
+    assert_eq!(l.message_in(Lang::En), "The quote occurs 3 times in source a (code points [0, 3), [8, 11), [16, 19)); give a prefix and suffix or an occurrence to pick one.");
+    let e = st.quote(&scope(), &r, "three", "q").unwrap_err();
+    assert_eq!(e.code(), "quote_not_found");
+    assert_eq!(e.message(), "片段未出现在来源 a 的当前版本中。");
+}
+
+#[test]
+fn prefix_suffix_and_occurrence_pick_one() {
+    let text = "one two one two one";
+    let d = LocateOptions::default();
+    let hit = |sel| find(text, sel, d).map(|l| (l.start, l.end));
+    assert_eq!(hit(with("one", Some("two "), Some(" two"), None)), Ok((8, 11)));
+    assert_eq!(hit(with("one", None, Some(" two"), None)).unwrap_err().count(), Some(2), "still two candidates");
+    assert_eq!(hit(with("one", Some("two "), None, Some(2))), Ok((16, 19)));
+    assert_eq!(hit(with("one", None, None, Some(1))), Ok((0, 3)));
+    let e = hit(with("one", None, None, Some(4))).unwrap_err();
+    assert_eq!((e.code(), e.count()), ("quote_not_found", Some(3)));
+    let e = hit(with("one", Some("six "), None, None)).unwrap_err();
+    assert_eq!((e.code(), e.count()), ("quote_not_found", Some(3)));
+}
+
+#[test]
+fn crlf_in_the_quote_is_normalised_as_the_source_was() {
+    let st = store(&[("a", "line one\r\nline two\rline three")]);
+    let r = st.current(&scope(), "a").unwrap().source_ref.clone();
+    let c = st.quote(&scope(), &r, "one\r\nline two\rline", "q").unwrap();
+    assert_eq!((c.start, c.end, c.quote.as_str()), (5, 22, "one\nline two\nline"));
+}
+
+#[test]
+fn loose_whitespace_only_on_request_and_quotes_the_source() {
+    let text = "Plan A  works\n  offline.";
+    let loose = LocateOptions { whitespace: Whitespace::Loose, ..LocateOptions::default() };
+    assert_eq!(find(text, Selector::exact("Plan A works offline."), LocateOptions::default()).unwrap_err().code(), "quote_not_found");
+    let found = find(text, Selector::exact(" Plan A works offline. "), loose).unwrap();
+    assert_eq!((found.start, found.end, found.text.as_str(), found.whitespace), (0, 24, text, Whitespace::Loose));
+    // An exact match is preferred, and says so.
+    assert_eq!(find(text, Selector::exact("works"), loose).unwrap().whitespace, Whitespace::Exact);
+}
+
+#[test]
+fn a_repair_hint_counts_overlapping_occurrences() {
+    let mut st = store(&[("a", "aaa b")]);
+    let old = st.current(&scope(), "a").unwrap().source_ref.clone();
+    let report = evidence_check::Report::from_value(&json!({"title": "T", "claims": [{"claim_id": "k", "text": "x", "kind": "fact",
+        "citations": [{"citation_id": "c", "ref": old, "start": 0, "end": 2, "quote": "aa"}]}]}))
+    .unwrap();
+    st.ingest(&scope(), "a", "aaa c").unwrap();
+    let a = assess(&scope(), &report, &st, &[]).unwrap();
+    let hint = a.issues[0].hint.as_ref().unwrap();
+    assert_eq!((hint.occurrences, hint.start), (2, None));
+}
+
+fn located(st: &EvidenceStore, draft: serde_json::Value, ws: Whitespace) -> evidence_check::import::quotes::LocateResult {
+    locate_citations(&scope(), &draft, st, ws, Lang::En, &Limits::default()).unwrap()
+}
+
+#[test]
+fn locate_citations_unique_ambiguous_context_absent_crlf() {
+    let st = store(&[("a", "one two one two one\r\nthe end"), ("b", "Plan A  works\n offline.")]);
+    let q = |quote: &str, extra: serde_json::Value| {
+        let mut c = json!({"source_id": "a", "quote": quote});
+        c.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        c
+    };
+    let draft = json!({"title": "Draft", "claims": [
+        {"claim_id": "unique", "text": "u", "kind": "fact", "citations": [q("two one\r\nthe", json!({}))]},
+        {"claim_id": "ambiguous", "text": "a", "kind": "fact", "citations": [q("one", json!({"citation_id": "amb"}))]},
+        {"claim_id": "context", "text": "c", "kind": "fact", "citations": [q("one", json!({"prefix": "two ", "suffix": " two"}))]},
+        {"claim_id": "absent", "text": "x", "kind": "fact", "citations": [q("three", json!({}))]},
+        {"claim_id": "loose", "text": "l", "kind": "fact", "citations": [{"source_id": "b", "quote": "Plan A works offline."}]}
+    ]});
+    let r = located(&st, draft.clone(), Whitespace::Exact);
+    let spots: Vec<(&str, &str, usize, usize)> = r.located.iter().map(|l| (l.claim_id.as_str(), l.citation_id.as_str(), l.start, l.end)).collect();
+    assert_eq!(spots, vec![("unique", "q1", 12, 23), ("context", "q2", 8, 11)]);
+    assert_eq!(r.located[0].quote, "two one\nthe");
+    let codes: Vec<(&str, &str, Option<usize>)> = r.issues.iter().map(|i: &LocateIssue| (i.claim_id.as_str(), i.code, i.count)).collect();
+    assert_eq!(codes, vec![("ambiguous", "quote_ambiguous", Some(3)), ("absent", "quote_not_found", Some(0)), ("loose", "quote_not_found", Some(0))]);
+    assert_eq!(r.issues[0].ranges, vec![[0, 3], [8, 11], [16, 19]]);
+    assert_eq!(r.issues[0].citation_id.as_deref(), Some("amb"));
+    assert!(r.report.gaps.is_empty(), "no loose match without the option");
+    // The claims without their citation can only be insufficient.
+    let a = assess(&scope(), &r.report, &st, &[]).unwrap();
+    let states: Vec<&str> = a.claims.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(states, vec!["pending_review", "insufficient", "pending_review", "insufficient", "insufficient"]);
+    assert!(a.issues.is_empty());
+
+    let r = located(&st, draft, Whitespace::Loose);
+    let l = r.located.iter().find(|l| l.claim_id == "loose").unwrap();
+    assert_eq!((l.quote.as_str(), l.whitespace), ("Plan A  works\n offline.", Whitespace::Loose));
+    assert_eq!(r.report.gaps, vec![format!("Citation {} was located in source b ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted.", l.citation_id)]);
+    let a = assess(&scope(), &r.report, &st, &[]).unwrap();
+    assert_eq!(a.state("loose").unwrap().as_str(), "pending_review");
+}
+
+#[test]
+fn a_draft_citation_with_an_unknown_field_is_a_contract_error() {
+    let st = store(&[("a", "text")]);
+    let draft = json!({"title": "D", "claims": [{"claim_id": "k", "text": "t", "kind": "fact", "citations": [{"source_id": "a", "quote": "text", "page": 1}]}]});
+    let e = locate_citations(&scope(), &draft, &st, Whitespace::Exact, Lang::En, &Limits::default()).unwrap_err();
+    assert_eq!(e.violations[0].path, "/claims/0/citations/0/page");
+}

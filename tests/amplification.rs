@@ -115,3 +115,12 @@ fn raised_limits_raise_what_the_reader_keeps() {
     let e = Report::from_json(&text).unwrap_err();
     assert_eq!(e.violations[0].message, "List should have at most 12 items, not 4000");
 }
+
+#[test]
+fn parse_strict_keeps_a_large_list_of_short_documents() {
+    // 20,000 documents with a 40-character body: 80,000 values in 1.7 MB (21 bytes a value).
+    let docs: Vec<String> = (0..20_000).map(|i| format!(r#"{{"id":"d{i}","title":"t","body":"{i:040}"}}"#)).collect();
+    let text = format!("[{}]", docs.join(","));
+    let v = evidence_check::contract::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 20_000);
+}

@@ -226,9 +226,11 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
 }
 
 /// Parses JSON text into a value, refusing duplicate keys, input over `max_bytes`, and
-/// input with more values than are read (see [`read_bounded`]).
+/// input with more values than are read (see [`read_bounded`]). With no contract limits
+/// to go by, it keeps one value per 16 bytes (a catalogue of documents with 40-character
+/// bodies spends 21 bytes a value).
 pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Result<Value, ContractError> {
-    let read = read_bounded(text, max_bytes, 0, subject)?;
+    let read = read_bounded(text, max_bytes, text.len() / 16, subject)?;
     if read.truncated() {
         return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
     }

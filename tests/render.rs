@@ -32,7 +32,7 @@ fn render_refuses_invalid_and_oversize() {
 fn hardened_escaping_leaves_no_markdown_and_shows_invisible_characters() {
     assert_eq!(
         hardened("  see http://x.y/a_b?c=1&d  www.example.org a@b.co <b> [x](y) | ~~z~~ :) "),
-        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a\u{2060}\\@b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
+        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a⟦U+0040⟧b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
     );
     assert_eq!(hardened("a\u{202e}b\u{200b}c\u{0}d\u{7f}"), "a⟦U+202E⟧b⟦U+200B⟧c⟦U+0000⟧d⟦U+007F⟧");
     assert_eq!(hardened("line\nbreak\u{2028}here"), "line break here");

@@ -91,6 +91,22 @@ fn quote_needs_a_unique_passage_and_a_valid_id() {
 }
 
 #[test]
+fn admit_refuses_an_oversize_text_by_its_size_in_the_order_ingest_does() {
+    // What a host uses to refuse a text before copying it: only its size (or a lower
+    // bound) and whether it is blank; the codes come in ingest's order.
+    let mut st = store();
+    let big = StoreOptions::default().max_source_bytes + 1;
+    let code = |st: &EvidenceStore, id: &str, blank: bool, bytes: usize| st.admit(id, || blank, bytes).map(|spec| spec.source_id).map_err(|e| e.code());
+    assert_eq!(code(&st, "a", false, big), Err("source_too_large"));
+    assert_eq!(code(&st, "zz", false, big), Err("unknown_source"));
+    assert_eq!(code(&st, "a", true, big), Err("empty_content"));
+    assert_eq!(code(&st, "a", false, big - 1), Ok("a".to_owned()));
+    assert_eq!(st.ingest(&scope("t"), "a", &"x".repeat(big)).unwrap_err().code(), "source_too_large");
+    st.close();
+    assert_eq!(code(&st, "a", false, big), Err("store_closed"));
+}
+
+#[test]
 fn a_closed_store_refuses_everything() {
     let mut st = store();
     let s = scope("t");

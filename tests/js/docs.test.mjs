@@ -7,8 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { transformSync } from "esbuild";
 import { ROOT, PKG, userProject } from "./helpers.mjs";
 import { serveStatic, launchChromium } from "./browser.mjs";
@@ -198,4 +198,28 @@ test("docs/errors.md names every error code of the library", () => {
   const documented = new Set([...doc.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]));
   const missing = [...codes].filter((c) => !documented.has(c)).sort();
   assert.deepEqual(missing, [], `docs/errors.md does not name: ${missing.join(", ")}`);
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+
+test("every relative link of the README and docs/ names a file that exists, and an anchor that its headings make", () => {
+  const broken = [];
+  for (const { file } of docs) {
+    const text = readFileSync(join(ROOT, file), "utf8").replace(/```[\s\S]*?```/g, "");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const resolved = path ? join(dirname(join(ROOT, file)), path) : join(ROOT, file);
+      if (!existsSync(resolved)) {
+        broken.push(`${file}: ${target} (no such file)`);
+        continue;
+      }
+      if (anchor && resolved.endsWith(".md")) {
+        const headings = [...readFileSync(resolved, "utf8").replace(/```[\s\S]*?```/g, "").matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]));
+        if (!headings.includes(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
 import { transformSync } from "esbuild";
 import { ROOT, PKG, userProject } from "./helpers.mjs";
 import { serveStatic, launchChromium } from "./browser.mjs";
@@ -222,4 +223,16 @@ test("every relative link of the README and docs/ names a file that exists, and 
     }
   }
   assert.deepEqual(broken, []);
+});
+
+test("docs/api.md names every export of the package: the Node build, the web build and evidence-check/mcp", async () => {
+  const api = readFileSync(join(ROOT, "docs", "api.md"), "utf8");
+  const web = await import(join(PKG, "web", "evidence_check.js"));
+  const mcp = await import(join(PKG, "bin", "mcp.mjs"));
+  const names = new Set([...Object.keys(createRequire(import.meta.url)(join(PKG, "node", "evidence_check.js"))), ...Object.keys(web), ...Object.keys(mcp)]);
+  names.delete("default");
+  names.add("init");
+  const missing = [...names].filter((n) => !n.startsWith("__") && !new RegExp(`\\b${n}\\b`).test(api)).sort();
+  assert.ok(names.size >= 30, `found only ${names.size} exports`);
+  assert.deepEqual(missing, [], `docs/api.md does not name: ${missing.join(", ")}`);
 });

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -14,8 +14,16 @@ const ARTIFACT = readFileSync(join(ROOT, "examples", "demo.artifact.md"), "utf8"
 const REPORT_DIGEST = "1ce0154968e3344b65321a63ce8082d19a3c2b2960a2cb9ded546a4331090691";
 const ec = userRequire(userProject())("evidence-check");
 
+/** The environment with the locale set to `lang` (LC_ALL and LC_MESSAGES unset). */
+function locale(lang, extra = {}) {
+  const env = { ...process.env, LANG: lang, ...extra };
+  for (const k of ["LC_ALL", "LC_MESSAGES"]) if (!(k in extra)) delete env[k];
+  return env;
+}
+
+/** Runs the CLI in a Chinese locale (the reference's language, which these tests assume). */
 function run(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: locale("zh_CN.UTF-8") });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -98,7 +106,7 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
 
 test("exit 3 for unusable input, with a clear message and no stack trace", () => {
   const cases = [
-    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: ENOENT: no such file or directory/],
+    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: not_found: .*no-such-file.json does not exist\n/],
     [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle breaks its contract at \/: key must be a string/],
     [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /duplicate key `scope`/],
     [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /is not valid UTF-8/],
@@ -140,10 +148,19 @@ test("digest prints the SHA-256 of the LF-normalised text", () => {
   assert.equal(r.stdout, createHash("sha256").update("# T\n方案 A\nend\n").digest("hex") + "\n");
 });
 
-test("--help and --version", () => {
+test("--help and --version; the version is Cargo.toml's, written nowhere else", () => {
   assert.match(run("--help").stdout, /^usage:\n  evidence-check check BUNDLE.json/);
-  assert.equal(run("--version").stdout, "evidence-check 0.1.0\n");
+  const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "Cargo.toml"), "utf8"))[1];
+  assert.equal(run("--version").stdout, `evidence-check ${version}\n`);
+  assert.equal(readJson("pkg", "package.json").version, version);
+  for (const f of readdirSync(join(ROOT, "js"))) {
+    assert.ok(!readFileSync(join(ROOT, "js", f), "utf8").includes(`"${version}"`), `js/${f} holds the version ${version}`);
+  }
+  assert.equal(readJson("package.json").version, undefined, "the workspace's package.json holds no version of its own");
 });
+
+/** JSON Lines output, parsed. */
+const jsonLines = (text) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
 
 test("check DIR --jobs 2 checks every bundle and exits with the worst code", () => {
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
@@ -153,25 +170,27 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   writeFileSync(join(dir, "notes.txt"), "not a bundle, not read");
   let r = run("check", dir, "--jobs", "2", "--json", "--now", NOW);
   assert.equal(r.code, 2, r.stderr);
-  const out = JSON.parse(r.stdout);
-  assert.deepEqual(
-    { jobs: out.jobs, bundles: out.bundles, counts: out.counts, results: out.results },
-    {
-      jobs: 2,
-      bundles: 6,
-      counts: { reviewed_candidate: 0, needs_review: 0, partial: 5, invalid: 1, unusable: 0 },
-      results: [
-        { path: join(dir, "invalid.json"), status: "invalid", issues: 1 },
-        ...[0, 1, 2, 3, 4].map((i) => ({ path: join(dir, `ok-${i}.json`), status: "partial", issues: 0 })),
-      ],
-    },
-  );
+  assert.equal(r.stderr, "");
+  // One JSON line per bundle, in name order, with its whole result.
+  const lines = jsonLines(r.stdout);
+  assert.deepEqual(lines.map((l) => [l.path, l.assessment.status, l.assessment.issues.length]), [
+    [join(dir, "invalid.json"), "invalid", 1],
+    ...[0, 1, 2, 3, 4].map((i) => [join(dir, `ok-${i}.json`), "partial", 0]),
+  ]);
+  assert.deepEqual(lines[0].assessment.issues.map((i) => i.code), ["quote_mismatch"]);
+  assert.equal(lines[0].render_error.code, "report_invalid");
+  assert.deepEqual(lines[1], { path: join(dir, "ok-0.json"), ...ec.checkBundle(example, { now: NOW, lang: "zh" }) });
   writeFileSync(join(dir, "zz-broken.json"), "{");
   r = run("check", dir, "--jobs", "1");
   assert.equal(r.code, 3);
   assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
+  // An unusable bundle's line holds the contract's violations.
+  const broken = jsonLines(run("check", dir, "--json").stdout).at(-1);
+  assert.equal(broken.path, join(dir, "zz-broken.json"));
+  assert.equal(broken.error.code, "contract");
+  assert.deepEqual(broken.error.issues.map((i) => i.code), ["invalid_json"]);
 });
 
 test("the default artifact is hardened; --compat reference is the reference's bytes", () => {
@@ -214,7 +233,7 @@ test("--json output escapes DEL, C1 and bidi controls too, and parses back to th
   const batch = run("check", dir, "--json");
   assert.equal(batch.code, 3);
   assert.doesNotMatch(batch.stdout, /[\u009b\u202e]/);
-  assert.equal(JSON.parse(batch.stdout).results[0].path, join(dir, name));
+  assert.equal(jsonLines(batch.stdout)[0].path, join(dir, name));
   const text = run("check", dir);
   assert.ok(text.stdout.includes("a⟦U+009B⟧31m⟦U+202E⟧.json: contract:"), text.stdout);
 });
@@ -240,5 +259,5 @@ test("only regular files are read, and never past the input limit", () => {
   writeFileSync(join(dir, "ok.json"), readFileSync(EXAMPLE));
   const batch = spawnSync(process.execPath, [CLI, "check", dir, "--jobs", "1", "--json"], { encoding: "utf8", timeout: 30000 });
   assert.equal(batch.status, 3, batch.stderr);
-  assert.deepEqual(JSON.parse(batch.stdout).results.map((x) => x.error?.code ?? x.status), ["not_a_file", "partial"]);
+  assert.deepEqual(jsonLines(batch.stdout).map((x) => x.error?.code ?? x.assessment.status), ["not_a_file", "partial"]);
 });

@@ -261,3 +261,94 @@ test("only regular files are read, and never past the input limit", () => {
   assert.equal(batch.status, 3, batch.stderr);
   assert.deepEqual(jsonLines(batch.stdout).map((x) => x.error?.code ?? x.assessment.status), ["not_a_file", "partial"]);
 });
+
+test("--flag=value works as --flag value", () => {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-cli-"));
+  const r = run("check", EXAMPLE, `--out=${join(dir, "a.md")}`, `--now=${NOW}`, "--compat=reference");
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(readFileSync(join(dir, "a.md"), "utf8"), ARTIFACT);
+  const missing = run("check", EXAMPLE, "--out");
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /^evidence-check: usage: --out needs a value\n/);
+  const flag = run("check", EXAMPLE, "--json=yes");
+  assert.equal(flag.code, 3);
+  assert.match(flag.stderr, /^evidence-check: usage: .*--json/);
+});
+
+test("--out makes missing parent directories", () => {
+  const out = join(mkdtempSync(join(tmpdir(), "evidence-check-cli-")), "a", "b", "artifact.md");
+  const r = run("check", EXAMPLE, "--out", out, "--now", NOW, "--compat", "reference");
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), ARTIFACT);
+});
+
+test("the language follows LC_ALL, then LC_MESSAGES, then LANG (zh* Chinese, else English); --lang wins", () => {
+  const say = (env, ...extra) => {
+    const r = spawnSync(process.execPath, [CLI, "check", EXAMPLE, "--now", "yesterday", ...extra], { encoding: "utf8", env });
+    assert.equal(r.status, 3);
+    return /必须是/.test(r.stderr) ? "zh" : /must be an ISO 8601/.test(r.stderr) ? "en" : r.stderr;
+  };
+  assert.equal(say(locale("zh_CN.UTF-8")), "zh");
+  assert.equal(say(locale("zh_TW")), "zh");
+  assert.equal(say(locale("en_US.UTF-8")), "en");
+  assert.equal(say(locale("C")), "en");
+  assert.equal(say(locale("")), "en");
+  assert.equal(say(locale("en_US.UTF-8", { LC_MESSAGES: "zh_CN.UTF-8" })), "zh");
+  assert.equal(say(locale("zh_CN.UTF-8", { LC_MESSAGES: "en_GB.UTF-8" })), "en");
+  assert.equal(say(locale("en_US.UTF-8", { LC_MESSAGES: "en_GB.UTF-8", LC_ALL: "zh_CN.UTF-8" })), "zh");
+  assert.equal(say(locale("zh_CN.UTF-8", { LC_ALL: "" })), "zh", "an empty LC_ALL is unset");
+  assert.equal(say(locale("zh_CN.UTF-8"), "--lang", "en"), "en");
+  assert.equal(say(locale("en_US.UTF-8"), "--lang=zh"), "zh");
+  // The artifact's labels follow too.
+  const r = spawnSync(process.execPath, [CLI, "check", EXAMPLE, "--json", "--now", NOW], { encoding: "utf8", env: locale("en_US.UTF-8") });
+  assert.match(JSON.parse(r.stdout).artifact.content, /^> Candidate artifact/m);
+});
+
+test("--review-key-env: the HMAC key comes from the environment, never from argv", () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  delete bundle.report.gaps;
+  bundle.reviews = bundle.report.claims.map((c) => ec.recordReview(bundle.scope, bundle.report, c.claim_id, "supported", "checked", { now: NOW, key: "s3cret" }));
+  const path = tmp("signed.json", JSON.stringify(bundle));
+  const withKey = (key, ...args) => {
+    const env = locale("en_US.UTF-8");
+    delete env.EC_REVIEW_KEY;
+    if (key !== undefined) env.EC_REVIEW_KEY = key;
+    const r = spawnSync(process.execPath, [CLI, "check", path, "--json", "--now", NOW, ...args], { encoding: "utf8", env });
+    return { code: r.status, out: JSON.parse(r.stdout || "null"), stderr: r.stderr };
+  };
+  let r = withKey("s3cret", "--review-key-env", "EC_REVIEW_KEY");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.out.assessment.status, "reviewed_candidate");
+  // Another key: the signatures do not hold.
+  r = withKey("other", "--review-key-env", "EC_REVIEW_KEY");
+  assert.equal(r.code, 2);
+  assert.deepEqual([...new Set(r.out.assessment.issues.map((i) => i.code))], ["review_signature_invalid"]);
+  // The variable missing or empty: unusable, naming it.
+  for (const key of [undefined, ""]) {
+    r = withKey(key, "--review-key-env", "EC_REVIEW_KEY");
+    assert.equal(r.code, 3);
+    assert.equal(r.out.error.code, "review_key_missing");
+    assert.match(r.stderr, /^evidence-check: review_key_missing: the environment variable EC_REVIEW_KEY \(--review-key-env\) is not set or empty\n/);
+  }
+  // There is no flag that takes the key itself.
+  assert.equal(withKey(undefined, "--review-key", "s3cret").code, 3);
+});
+
+test("--json prints one JSON document on stdout for unusable input too", () => {
+  const cases = [
+    [["check", tmp("bad.json", "{ not json")], "contract", ["invalid_json"]],
+    [["check", join(ROOT, "no-such-file.json")], "not_found", []],
+    [["check", EXAMPLE, "--now", "yesterday"], "invalid_now", []],
+    [["check", EXAMPLE, "--frobnicate"], "usage", []],
+    [["check", mkdtempSync(join(tmpdir(), "evidence-check-empty-"))], "no_bundles", []],
+  ];
+  for (const [args, code, issues] of cases) {
+    const r = run(...args, "--json");
+    assert.equal(r.code, 3, args.join(" "));
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(doc), ["error"]);
+    assert.equal(doc.error.code, code);
+    assert.equal(typeof doc.error.message, "string");
+    assert.deepEqual(doc.error.issues.map((i) => i.code), issues);
+  }
+});

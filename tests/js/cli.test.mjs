@@ -352,3 +352,28 @@ test("--json prints one JSON document on stdout for unusable input too", () => {
     assert.deepEqual(doc.error.issues.map((i) => i.code), issues);
   }
 });
+
+test("import and locate read files as check does and escape control characters in what they print", () => {
+  // A device is refused unread (it was read to the end: /dev/zero without bound).
+  let r = run("locate", "/dev/zero");
+  assert.equal(r.code, 3);
+  assert.equal(r.stderr, "evidence-check: not_a_file: /dev/zero is a character device, not a regular file; it was not read\n");
+  r = run("import", "anthropic", "/dev/zero", "/dev/zero");
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /^evidence-check: not_a_file: \/dev\/zero is a character device/);
+  // A file name holding control codes reaches the terminal escaped.
+  r = run("locate", join(tmpdir(), "\u001b]0;owned\u0007\u202e.json"));
+  assert.equal(r.code, 3);
+  assert.ok(r.stderr.includes("⟦U+001B⟧]0;owned⟦U+0007⟧⟦U+202E⟧.json does not exist"), r.stderr);
+  assert.doesNotMatch(r.stderr, /[\u001b\u0007\u202e]/);
+  // locate's messages follow the locale too.
+  const draft = readJson("examples", "demo.bundle.json");
+  draft.report.claims = [{ claim_id: "k1", text: "t", kind: "fact", citations: [{ source_id: "plan_a", quote: "no such passage" }] }];
+  delete draft.report.gaps;
+  draft.reviews = [];
+  const path = tmp("draft.json", JSON.stringify(draft));
+  const en = spawnSync(process.execPath, [CLI, "locate", path], { encoding: "utf8", env: locale("en_US.UTF-8") });
+  assert.equal(en.status, 1, en.stderr);
+  assert.match(en.stderr, /k1: quote_not_found \(0 occurrences\) — [A-Za-z]/);
+  assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
+});

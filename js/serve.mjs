@@ -73,9 +73,11 @@ export function startServer({ port = 8080, host = "127.0.0.1" } = {}) {
       res.writeHead(200, {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
         "cache-control": "no-store",
-        // The page needs nothing from elsewhere; say so to the browser too.
+        // The page needs nothing from elsewhere; say so to the browser too. www/index.html
+        // carries the same policy in a <meta> for static hosts; frame-ancestors (no site may
+        // frame the page) only works here, in the header.
         "content-security-policy":
-          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'",
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         "x-content-type-options": "nosniff",
       });
       res.end(req.method === "HEAD" ? undefined : body);

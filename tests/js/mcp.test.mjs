@@ -313,3 +313,24 @@ test("a host process that exits mid-read takes the server's group with it", asyn
   assert.equal(await exited, 0);
   assert.deepEqual(running(tag), [], "no server process is left");
 });
+
+test("check --mcp is checkBundle over the bundle with the server's texts: signed reviews are checked too", () => {
+  const dir = sourcesDir();
+  const signed = structuredClone(bundle);
+  delete signed.report.gaps;
+  signed.sources = signed.sources.map(({ spec }) => ({ spec }));
+  signed.reviews = signed.report.claims.map((c) => ec.recordReview(signed.scope, signed.report, c.claim_id, "supported", "checked", { now: NOW, key: "k1" }));
+  writeFileSync(join(dir, "signed.json"), JSON.stringify(signed));
+  const check = (key) => {
+    const r = spawnSync(process.execPath, [CLI, "check", join(dir, "signed.json"), "--mcp", `${FS_SERVER} .`, "--json", "--now", NOW, "--review-key-env", "EC_KEY"], { env: { ...ZH, EC_KEY: key }, encoding: "utf8" });
+    return { code: r.status, out: JSON.parse(r.stdout), stderr: r.stderr };
+  };
+  let r = check("k1");
+  assert.equal(r.code, 0, r.stderr);
+  const inline = { ...signed, sources: bundle.sources };
+  assert.deepEqual(r.out, ec.checkBundle(inline, { now: NOW, reviewKey: "k1" }));
+  r = check("k2");
+  assert.equal(r.code, 2);
+  assert.deepEqual([...new Set(r.out.assessment.issues.map((i) => i.code))], ["review_signature_invalid"]);
+  assertNoChildren();
+});

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,14 +118,19 @@ function readArgs(argv) {
   };
 }
 
-/** --policy: a preset's name, or the policy object of a JSON file. */
-function policyArg(value) {
-  if (value === undefined || value === "reference" || value === "documents") return value;
-  const text = readInputFile(value);
+/**
+ * --policy: every field's value, read by the core from a preset's name or a policy JSON
+ * file (an unknown field is an error naming it); undefined without --policy.
+ */
+function policyArg(lib, value) {
+  if (value === undefined) return undefined;
+  if (value === "reference" || value === "documents") return lib.readPolicy(value);
+  if (!existsSync(value)) throw usage(`--policy takes "reference", "documents" or a policy JSON file; ${value} is none of them`);
   try {
-    return JSON.parse(text);
+    return lib.readPolicy(readInputFile(value));
   } catch (e) {
-    throw refusal("policy_invalid", `${value} is not a policy: ${e.message}`);
+    if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
+    throw e;
   }
 }
 
@@ -138,11 +143,11 @@ function reviewKey(name) {
 }
 
 /** checkBundle's options from the command line. */
-function checkOptions(opts) {
+function checkOptions(lib, opts) {
   const options = { render: true, lang: opts.lang };
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
-  const policy = policyArg(opts.policy);
+  const policy = policyArg(lib, opts.policy);
   if (policy !== undefined) options.policy = policy;
   const key = reviewKey(opts.reviewKeyEnv);
   if (key !== undefined) options.reviewKey = key;
@@ -230,7 +235,7 @@ async function runOrdered(tasks, jobs, take) {
 }
 
 /** Checks every bundle of a directory on worker threads, in name order. */
-async function checkDirectory(opts, options) {
+async function checkDirectory(opts, options, inputLimit) {
   const dir = opts.positional[1];
   if (opts.mcp !== undefined) throw usage("--mcp takes one bundle, not a directory");
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -243,7 +248,7 @@ async function checkDirectory(opts, options) {
   const failures = [];
   let worst = 0;
   let done = 0;
-  const tasks = files.map((f) => ({ path: join(dir, f), tag: { path: join(dir, f) }, options }));
+  const tasks = files.map((f) => ({ path: join(dir, f), tag: { path: join(dir, f) }, options, inputLimit }));
   await runOrdered(tasks, jobs, (r) => {
     worst = Math.max(worst, exitOf(r));
     if (r.error) {
@@ -318,7 +323,7 @@ async function* streamLines(stream, limit) {
 }
 
 /** `check -`: one bundle per stdin line, one JSON result line per bundle on stdout, in order. */
-async function checkStream(opts, options) {
+async function checkStream(opts, options, inputLimit) {
   if (opts.mcp !== undefined) throw usage("--mcp takes one bundle, not a stream");
   if (opts.out !== undefined) throw usage("--out takes one bundle or a directory, not a stream");
   const jobs = opts.jobs ?? availableParallelism();
@@ -326,7 +331,7 @@ async function checkStream(opts, options) {
   let bundles = 0;
   async function* tasks() {
     let line = 0;
-    for await (const text of streamLines(process.stdin, MAX_INPUT_BYTES)) {
+    for await (const text of streamLines(process.stdin, inputLimit)) {
       line++;
       if (typeof text === "string" && text.trim() === "") continue;
       bundles++;
@@ -348,7 +353,7 @@ async function checkStream(opts, options) {
  * the server down; a second one kills its process group at once and exits.
  */
 async function checkViaMcp(lib, opts, path, text, options) {
-  const { fetchSourcesViaMcp, readText, responseCap, splitCommand, killServers } = await import("./mcp.mjs");
+  const { fetchSourcesViaMcp, readText, splitCommand, killServers } = await import("./mcp.mjs");
   const parseOptions = { requireContents: false, lang: options.lang };
   if (options.policy !== undefined) parseOptions.policy = options.policy;
   const bundle = lib.parseBundle(text, parseOptions);
@@ -372,7 +377,8 @@ async function checkViaMcp(lib, opts, path, text, options) {
       tool: opts.mcpTool,
       argument: opts.mcpArg,
       timeoutMs: opts.mcpTimeout,
-      maxBytes: opts.mcpMaxBytes ?? responseCap(sourceLimit(lib, options.policy)),
+      maxBytes: opts.mcpMaxBytes,
+      maxSourceBytes: options.policy?.max_source_bytes,
       signal: ac.signal,
     });
   } finally {
@@ -386,20 +392,15 @@ async function checkViaMcp(lib, opts, path, text, options) {
   return lib.checkBundle(bundle, options);
 }
 
-/** The policy's byte limit per source (the store's default under the reference policy). */
-function sourceLimit(lib, policy) {
-  if (typeof lib.policyLimits === "function") return lib.policyLimits(policy ?? "reference").max_source_bytes;
-  return policy === "documents" ? 16 * 1024 * 1024 : (policy?.max_source_bytes ?? 24000);
-}
-
 async function check(lib, opts) {
   if (opts.positional.length !== 2) throw usage("check takes one BUNDLE.json, one directory or - (stdin)");
   const path = opts.positional[1];
-  const options = checkOptions(opts);
-  if (path === "-") return checkStream(opts, options);
-  if (isDirectory(path)) return checkDirectory(opts, options);
+  const options = checkOptions(lib, opts);
+  const inputLimit = options.policy?.max_input_bytes ?? MAX_INPUT_BYTES;
+  if (path === "-") return checkStream(opts, options, inputLimit);
+  if (isDirectory(path)) return checkDirectory(opts, options, inputLimit);
   if (opts.jobs !== undefined) throw usage("--jobs takes a directory of bundles or - (stdin)");
-  const text = readInputFile(path);
+  const text = readInputFile(path, inputLimit);
   const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text, options);
   if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
   if (opts.json) {

@@ -8,9 +8,9 @@ const lib = loadPackage();
  * Checks one bundle; returns `tag` (its path or line number) with the whole result, or
  * with `error` ({code, message, issues}) when it could not be checked.
  */
-export default function checkOne({ path, text, tag, options }) {
+export default function checkOne({ path, text, tag, options, inputLimit }) {
   try {
-    return { ...tag, ...lib.checkBundle(text ?? readInputFile(path), options) };
+    return { ...tag, ...lib.checkBundle(text ?? readInputFile(path, inputLimit), options) };
   } catch (err) {
     return { ...tag, error: errorData(err) };
   }

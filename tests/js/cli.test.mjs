@@ -377,3 +377,55 @@ test("import and locate read files as check does and escape control characters i
   assert.match(en.stderr, /k1: quote_not_found \(0 occurrences\) — [A-Za-z]/);
   assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
 });
+
+/** A bundle of real documents (licence texts, a CRLF file, emoji and CJK), each cited once via quote(). */
+function documentsBundle() {
+  const scope = { tenant_id: "ana@acme.com", user_id: "reader" };
+  const files = [
+    ["gpl3", "licenses/GPL-3.txt", readFileSync("/usr/share/common-licenses/GPL-3", "utf8"), "The GNU General Public License is a free, copyleft license"],
+    ["apache2", "licenses/Apache-2.0.txt", readFileSync("/usr/share/common-licenses/Apache-2.0", "utf8"), "Grant of Copyright License."],
+    ["mpl2", "licenses/MPL-2.0.txt", readFileSync("/usr/share/common-licenses/MPL-2.0", "utf8"), "Mozilla Public License Version 2.0"],
+    ["crlf", "notes/windows.txt", "first line\r\nsecond line\r\nthird line\r\n", "second line\nthird"],
+    ["emoji", "notes/日本語.txt", "标题 🎉\n内容:中文与 emoji 👩‍💻 混排。\n", "中文与 emoji 👩‍💻"],
+  ];
+  const specs = files.map(([id, filename]) => ({ source_id: id, title: id, locator: `file:${filename}`, filename, kind: "licence_text" }));
+  const store = new ec.EvidenceStore(specs, { now: NOW, policy: "documents" });
+  const claims = files.map(([id, , content, passage], i) => {
+    const ref = store.ingest(scope, id, content);
+    return { claim_id: `c${i}`, text: `The source ${id} says so.`, kind: "fact", citations: [store.quote(scope, ref, passage, `q${i}`)] };
+  });
+  store.free();
+  return {
+    scope,
+    sources: files.map(([, , content], i) => ({ spec: specs[i], content })),
+    report: { title: "Licences", claims },
+    reviews: [],
+  };
+}
+
+test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", () => {
+  const path = tmp("documents.json", JSON.stringify(documentsBundle()));
+  const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
+  const refused = run("check", path, "--lang", "en");
+  assert.equal(refused.code, 3);
+  for (const part of ["gpl3", String(gpl), "24000", "--policy"]) assert.ok(refused.stderr.replace(/,(\d{3})/g, "$1").includes(part), `${part} is not in: ${refused.stderr}`);
+  const ok = run("check", path, "--policy", "documents", "--json", "--now", NOW);
+  assert.equal(ok.code, 1, ok.stderr);
+  const result = JSON.parse(ok.stdout);
+  assert.equal(result.assessment.status, "needs_review");
+  assert.deepEqual(result.assessment.issues, []);
+  assert.deepEqual(Object.values(result.assessment.claims), ["pending_review", "pending_review", "pending_review", "pending_review", "pending_review"]);
+  // A policy file: a preset and its changes; an unknown field is refused, named.
+  const custom = tmp("policy.json", JSON.stringify({ extends: "documents", max_claims: 5000 }));
+  assert.deepEqual(JSON.parse(run("check", path, `--policy=${custom}`, "--json", "--now", NOW).stdout), result);
+  const tight = tmp("policy.json", JSON.stringify({ extends: "documents", max_claims: 2 }));
+  const over = run("check", path, "--policy", tight, "--json");
+  assert.equal(over.code, 3);
+  assert.equal(JSON.parse(over.stdout).error.code, "contract");
+  const unknown = run("check", path, "--policy", tmp("policy.json", JSON.stringify({ extends: "documents", max_clams: 1 })));
+  assert.equal(unknown.code, 3);
+  assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
+  const bogus = run("check", path, "--policy", "lenient");
+  assert.equal(bogus.code, 3);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is none of them\n/);
+});

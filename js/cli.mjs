@@ -353,7 +353,7 @@ async function checkStream(opts, options, inputLimit) {
  * the server down; a second one kills its process group at once and exits.
  */
 async function checkViaMcp(lib, opts, path, text, options) {
-  const { fetchSourcesViaMcp, readText, splitCommand, killServers } = await import("./mcp.mjs");
+  const { fetchSourcesViaMcp, splitCommand, killServers } = await import("./mcp.mjs");
   const parseOptions = { requireContents: false, lang: options.lang };
   if (options.policy !== undefined) parseOptions.policy = options.policy;
   const bundle = lib.parseBundle(text, parseOptions);
@@ -385,7 +385,7 @@ async function checkViaMcp(lib, opts, path, text, options) {
     for (const s of SIGNALS) process.removeListener(s, onSignal);
   }
   bundle.sources = bundle.sources.map((s, i) => {
-    const source = { spec: s.spec, content: readText(reads[i], opts.mcpTool), revision: s.revision };
+    const source = { spec: s.spec, content: reads[i].text, revision: s.revision };
     if (s.fetched_at !== null && s.fetched_at !== undefined) source.fetched_at = s.fetched_at;
     return source;
   });

@@ -22,7 +22,7 @@ import { errorClass, packageVersion } from "./load.mjs";
 export const MCP_DEFAULTS = { tool: "read_text_file", argument: "path", timeoutMs: 5000, maxSourceBytes: 24000 };
 
 /** The response cap for a source limit. */
-export const responseCap = (maxSourceBytes) => 4 * maxSourceBytes + 65536;
+const responseCap = (maxSourceBytes) => 4 * maxSourceBytes + 65536;
 
 const SDK = "@modelcontextprotocol/sdk";
 let sdk;
@@ -230,8 +230,9 @@ function interpret(response) {
 
 /**
  * Connects to the server and reads every spec's `filename` with the read tool. Returns,
- * in spec order, `{spec, readResult}` (a structured read result, its filename checked
- * against the spec) or `{spec, text}`; throws an McpReadError when any read fails.
+ * in spec order, `{spec, text, readResult?}`: the text, and the structured read result
+ * it came in if any (its status "ok" and its filename the spec's); throws an McpReadError
+ * when any read fails.
  */
 export async function fetchSourcesViaMcp(specs, options = {}) {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
@@ -289,7 +290,10 @@ export async function fetchSourcesViaMcp(specs, options = {}) {
       if (found.readResult && found.readResult?.data?.filename !== spec.filename) {
         throw new McpReadError("read_mismatch", `the result names ${JSON.stringify(found.readResult?.data?.filename)}, the catalogue ${spec.filename}`, spec.source_id);
       }
-      reads.push({ spec, ...found });
+      if (found.readResult && (found.readResult.status !== "ok" || typeof found.readResult.data?.content !== "string")) {
+        throw new McpReadError("mcp_tool_error", `${tool} returned status ${JSON.stringify(found.readResult.status)} without a text`, spec.source_id);
+      }
+      reads.push({ spec, text: found.text ?? found.readResult.data.content, ...found });
     }
   } catch (e) {
     if (interrupted) throw new McpReadError("interrupted", "interrupted; the MCP server was shut down");
@@ -320,11 +324,3 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
   });
 }
 
-/** The text of one read of fetchSourcesViaMcp; a structured result must say status "ok". */
-export function readText({ spec, readResult, text }, tool = MCP_DEFAULTS.tool) {
-  if (!readResult) return text;
-  if (readResult.status !== "ok" || typeof readResult.data?.content !== "string") {
-    throw new McpReadError("mcp_tool_error", `${tool} returned status ${JSON.stringify(readResult.status)} without a text`, spec.source_id);
-  }
-  return readResult.data.content;
-}

@@ -124,10 +124,10 @@ function readArgs(argv) {
  */
 function policyArg(lib, value) {
   if (value === undefined) return undefined;
-  if (value === "reference" || value === "documents") return lib.readPolicy(value);
+  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
   if (!existsSync(value)) throw usage(`--policy takes "reference", "documents" or a policy JSON file; ${value} is none of them`);
   try {
-    return lib.readPolicy(readInputFile(value));
+    return lib.parsePolicy(readInputFile(value));
   } catch (e) {
     if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
     throw e;

@@ -378,9 +378,12 @@ test("import and locate read files as check does and escape control characters i
   assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
 });
 
-/** A bundle of real documents (licence texts, a CRLF file, emoji and CJK), each cited once via quote(). */
-function documentsBundle() {
-  const scope = { tenant_id: "ana@acme.com", user_id: "reader" };
+/**
+ * A bundle of real documents (licence texts, a CRLF file, emoji and CJK), each cited once
+ * via quote(); with `vocabulary`, the documents policy's names too (a scope id with "@",
+ * relative paths as file names, any `kind`), else names the reference allows.
+ */
+function documentsBundle(vocabulary) {
   const files = [
     ["gpl3", "licenses/GPL-3.txt", readFileSync("/usr/share/common-licenses/GPL-3", "utf8"), "The GNU General Public License is a free, copyleft license"],
     ["apache2", "licenses/Apache-2.0.txt", readFileSync("/usr/share/common-licenses/Apache-2.0", "utf8"), "Grant of Copyright License."],
@@ -388,7 +391,10 @@ function documentsBundle() {
     ["crlf", "notes/windows.txt", "first line\r\nsecond line\r\nthird line\r\n", "second line\nthird"],
     ["emoji", "notes/日本語.txt", "标题 🎉\n内容:中文与 emoji 👩‍💻 混排。\n", "中文与 emoji 👩‍💻"],
   ];
-  const specs = files.map(([id, filename]) => ({ source_id: id, title: id, locator: `file:${filename}`, filename, kind: "licence_text" }));
+  const specs = files.map(([id, filename]) =>
+    vocabulary ? { source_id: id, title: id, locator: `file:${filename}`, filename, kind: "licence_text" } : { source_id: id, title: id, locator: `file:${id}`, filename: `${id}.md`, kind: "public" },
+  );
+  const scope = { tenant_id: "acme", user_id: "reader" };
   const store = new ec.EvidenceStore(specs, { now: NOW, policy: "documents" });
   const claims = files.map(([id, , content, passage], i) => {
     const ref = store.ingest(scope, id, content);
@@ -396,7 +402,8 @@ function documentsBundle() {
   });
   store.free();
   return {
-    scope,
+    // Citations do not depend on the scope.
+    scope: vocabulary ? { tenant_id: "ana@acme.com", user_id: "reader" } : scope,
     sources: files.map(([, , content], i) => ({ spec: specs[i], content })),
     report: { title: "Licences", claims },
     reviews: [],
@@ -404,17 +411,23 @@ function documentsBundle() {
 }
 
 test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", () => {
-  const path = tmp("documents.json", JSON.stringify(documentsBundle()));
+  const path = tmp("documents.json", JSON.stringify(documentsBundle(false)));
   const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
   const refused = run("check", path, "--lang", "en");
   assert.equal(refused.code, 3);
-  for (const part of ["gpl3", String(gpl), "24000", "--policy"]) assert.ok(refused.stderr.replace(/,(\d{3})/g, "$1").includes(part), `${part} is not in: ${refused.stderr}`);
+  for (const part of ["gpl3", String(gpl), "24000", "--policy"]) assert.ok(refused.stderr.replace(/(\d),(\d{3})/g, "$1$2").includes(part), `${part} is not in: ${refused.stderr}`);
   const ok = run("check", path, "--policy", "documents", "--json", "--now", NOW);
   assert.equal(ok.code, 1, ok.stderr);
   const result = JSON.parse(ok.stdout);
   assert.equal(result.assessment.status, "needs_review");
   assert.deepEqual(result.assessment.issues, []);
   assert.deepEqual(Object.values(result.assessment.claims), ["pending_review", "pending_review", "pending_review", "pending_review", "pending_review"]);
+  // The documents policy's names: refused by the default, checked under documents.
+  const named = tmp("named.json", JSON.stringify(documentsBundle(true)));
+  assert.equal(run("check", named).code, 3);
+  const checked = run("check", named, "--policy=documents", "--json", "--now", NOW);
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.deepEqual(JSON.parse(checked.stdout).assessment.issues, []);
   // A policy file: a preset and its changes; an unknown field is refused, named.
   const custom = tmp("policy.json", JSON.stringify({ extends: "documents", max_claims: 5000 }));
   assert.deepEqual(JSON.parse(run("check", path, `--policy=${custom}`, "--json", "--now", NOW).stdout), result);

@@ -334,3 +334,24 @@ test("check --mcp is checkBundle over the bundle with the server's texts: signed
   assert.deepEqual([...new Set(r.out.assessment.issues.map((i) => i.code))], ["review_signature_invalid"]);
   assertNoChildren();
 });
+
+test("check --mcp --policy documents: the response cap follows the policy's source limit", () => {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-mcp-"));
+  const text = "# Big\n" + "A line of a long document.\n".repeat(4000);
+  writeFileSync(join(dir, "big.md"), text);
+  const spec = { source_id: "big", title: "Big", locator: "file:big.md", filename: "big.md", kind: "public" };
+  const store = new ec.EvidenceStore([spec], { now: NOW, policy: "documents" });
+  const citation = store.quote(bundle.scope, store.ingest(bundle.scope, "big", text), "# Big", "q1");
+  store.free();
+  const big = { scope: bundle.scope, sources: [{ spec }], report: { title: "Big", claims: [{ claim_id: "c1", text: "It is big.", kind: "fact", citations: [citation] }] }, reviews: [] };
+  writeFileSync(join(dir, "bundle.json"), JSON.stringify(big));
+  const check = (...args) => spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${FS_SERVER} .`, "--json", "--now", NOW, ...args], { env: ZH, encoding: "utf8" });
+  // 108 KB, returned twice: over the reference policy's cap (4 × 24,000 + 64 KiB).
+  const refused = check();
+  assert.equal(refused.status, 3);
+  assert.equal(JSON.parse(refused.stdout).error.code, "mcp_response_too_large");
+  const r = check("--policy", "documents");
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), ec.checkBundle({ ...big, sources: [{ spec, content: text }] }, { now: NOW, policy: "documents" }));
+  assertNoChildren();
+});

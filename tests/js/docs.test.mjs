@@ -176,10 +176,11 @@ function libraryCodes() {
   }
   for (const f of readdirSync(join(ROOT, "js")).filter((f) => f.endsWith(".mjs"))) {
     const text = readFileSync(join(ROOT, "js", f), "utf8");
-    // `new McpReadError("code", …)`, `inputError("code", …)`, `XError(cond ? "a" : "b", …)`.
-    for (const m of text.matchAll(/\w*Error\(\s*(?:[\w.]+ \? "([a-z][a-z0-9_]*)" : )?"([a-z][a-z0-9_]*)"/g)) {
-      if (m[1]) codes.add(m[1]);
-      codes.add(m[2]);
+    // A code handed to an error maker with its message: `new McpReadError("code", "…")`,
+    // `inputError("code", `…`)`, `refusal(cond ? "a" : "b", …)`.
+    for (const m of text.matchAll(/\b(\w*Error|refusal|fail\w*)\(\s*(?:[\w.]+ \? "([a-z][a-z0-9_]*)" : )?"([a-z][a-z0-9_]*)"\s*,/g)) {
+      if (m[2]) codes.add(m[2]);
+      codes.add(m[3]);
     }
     for (const m of text.matchAll(/\.code = (?:[^;\n]*\? )?"([a-z][a-z0-9_]*)"(?: : "([a-z][a-z0-9_]*)")?/g)) {
       codes.add(m[1]);

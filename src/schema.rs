@@ -150,7 +150,7 @@ impl Builder<'_> {
         if self.dialect == Dialect::Standard {
             // An inference states its rationale.
             set(&mut claim, "if", json!({"properties": {"kind": {"const": "inference"}}, "required": ["kind"]}));
-            set(&mut claim, "then", json!({"required": ["rationale"], "properties": {"rationale": {"pattern": NOT_BLANK}}}));
+            set(&mut claim, "then", json!({"required": ["rationale"], "properties": {"rationale": {"type": "string", "pattern": NOT_BLANK}}}));
         }
         claim
     }

@@ -1605,7 +1605,7 @@ pub fn show_invisible(text: &str) -> String {
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
 /// naming it. For hosts that load a policy file (the CLI's `--policy FILE.json`).
 #[wasm_bindgen(js_name = parsePolicy)]
-pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
     let parsed = match policy.as_string() {
         Some(text) => crate::policy::Policy::from_json(&text),
         None => crate::policy::Policy::from_value(&value_arg(&policy, "policy")?),
@@ -1615,5 +1615,11 @@ pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput"
         let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(e.field()));
         JsValue::from(err)
     })?;
-    to_js(&p)
+    typed(&p)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "Policy")]
+    pub type JsPolicy;
 }

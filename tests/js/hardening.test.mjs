@@ -175,9 +175,10 @@ test("trust boundaries: another tenant, a report that carries its own review sta
   const store = new ec.EvidenceStore(specs, { now: NOW });
   const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
   const other = { tenant_id: "other", user_id: scope.user_id };
-  assert.throws(() => store.get(other, ref), (e) => e.code === "ref_unavailable");
+  // Another tenant is told only that this scope has no snapshot: the same answer as for a source nobody ingested.
+  assert.throws(() => store.get(other, ref), (e) => e.code === "source_not_ingested" && e.detail.source_id === "plan_a");
   const cite = bundle.report.claims[0].citations[0];
-  assert.throws(() => store.checkCitation({ ...scope, user_id: "someone" }, cite), (e) => e.code === "ref_unavailable");
+  assert.throws(() => store.checkCitation({ ...scope, user_id: "someone" }, cite), (e) => e.code === "source_not_ingested");
   // A model cannot mark its own claims reviewed: unknown fields are refused.
   assert.throws(
     () => ec.parseReport({ ...bundle.report, status: "reviewed_candidate", claims: bundle.report.claims.map((c) => ({ ...c, state: "supported", review: { verdict: "supported" } })) }),

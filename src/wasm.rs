@@ -416,7 +416,9 @@ fn contract_error(e: &ContractError) -> JsValue {
     let mut e = e.clone();
     for v in &mut e.violations {
         if let Some(m) = v.code.reference_message_in(lang()) {
-            v.message = m.to_owned();
+            // The reference's text, in the call's language; a subject after it stays.
+            let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
+            v.message = format!("{m}{rest}");
         }
     }
     let e = &e;
@@ -454,6 +456,13 @@ fn render_error(e: RenderError) -> JsValue {
 fn bundle_error(e: BundleError) -> JsValue {
     match e {
         BundleError::Contract(c) => contract_error(&c),
+        BundleError::Store { path, error: StoreError::Detailed(k, d) } => {
+            let err = js_error("EvidenceError", k.code(), &format!("{} ({path})", d.message(k.message_in(lang()), lang())));
+            if let Ok(v) = to_js(&*d) {
+                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+            }
+            err.into()
+        }
         other => evidence_error(other.code(), &other.message()),
     }
 }

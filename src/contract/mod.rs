@@ -375,8 +375,8 @@ impl Report {
                 } else {
                     let passage = |ci: &Citation| format!("{} r{} [{}, {})", ci.source_ref.source_id, ci.source_ref.revision, ci.start, ci.end);
                     let message = format!(
-                        "{} citation_id '{}' names two passages: {} at {first_at} and {} at {here}",
-                        ViolationCode::CitationIdConflict.reference_message_in(crate::error::Lang::En).unwrap_or(""),
+                        "{} (citation_id '{}' names two passages: {} at {first_at} and {} at {here})",
+                        ViolationCode::CitationIdConflict.reference_message().unwrap_or(""),
                         citation.citation_id,
                         passage(previous),
                         passage(citation),

@@ -186,6 +186,9 @@ test("trust boundaries: another tenant, a report that carries its own review sta
   );
   // Reviews recorded for the report do not carry over to an edited one.
   const edited = { ...bundle.report, claims: [{ ...bundle.report.claims[0], text: "教学说明称方案 A 完全支持离线整理。" }, ...bundle.report.claims.slice(1)] };
-  assert.throws(() => ec.checkBundle({ ...bundle, report: edited }), (e) => e.code === "review_mismatch");
+  // checkBundle reports them (issue 14) and counts none: every reviewed claim is pending again.
+  const reported = ec.checkBundle({ ...bundle, report: edited }).assessment;
+  assert.ok(reported.issues.length > 0 && reported.issues.every((i) => i.code === "review_stale_digest"), JSON.stringify(reported.issues));
+  assert.ok(!Object.values(reported.claims).some((s) => s === "supported" || s === "contradicted"));
   assert.throws(() => ec.assess(scope, edited, store, bundle.reviews), (e) => e.code === "review_mismatch");
 });

@@ -59,7 +59,7 @@ function hideErrors() {
 function check(text, origin) {
   let result;
   try {
-    result = checkBundle(text);
+    result = checkBundle(text, { policy: $("policy").value });
   } catch (e) {
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
     showErrors(`${origin}: ${e?.message ?? e}`, issues);
@@ -174,7 +174,7 @@ function explain(info, sources) {
     parts.push(`The bundle has no source "${c.ref.source_id}".`);
     return parts.join("");
   }
-  if (issue.code === "ref_unavailable") {
+  if (["ref_unavailable", "revision_stale", "digest_mismatch"].includes(issue.code)) {
     if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
     else parts.push("Wrong digest: the cited digest is not the current text's. ");
   } else if (issue.code === "quote_mismatch") {

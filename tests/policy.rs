@@ -132,6 +132,11 @@ fn documents_report_limits_at_their_edge() {
     assert_eq!(too_long_at(&report_value(1, 1, 0, 0, 20_001, 1, 1), &p), ["/claims/0/text too_long"]);
     assert_eq!(too_long_at(&report_value(1, 1, 0, 0, 1, 20_001, 1), &p), ["/claims/0/rationale too_long"]);
     assert_eq!(too_long_at(&report_value(1, 1, 0, 0, 1, 1, 20_001), &p), ["/claims/0/citations/0/quote too_long"]);
+    // A limit's violation says how to raise it.
+    let e = Report::from_value_with(&report_value(13, 1, 0, 0, 1, 1, 1), &Policy::reference()).unwrap_err();
+    assert!(e.violations[0].message.contains("policy field max_claims") && e.violations[0].message.contains("--policy documents"), "{}", e.violations[0].message);
+    let e = Report::from_value_with(&report_value(1, 1, 0, 0, 1, 1, 801), &Policy::reference().with_reference_messages(true)).unwrap_err();
+    assert_eq!(e.violations[0].message, "String should have at most 800 characters, not 801");
     // The same reports under the reference policy are refused well before.
     assert_eq!(too_long_at(&report_value(13, 1, 0, 0, 1, 1, 1), &Policy::reference()), ["/claims too_long"]);
     assert_eq!(too_long_at(&report_value(1, 1, 0, 0, 1, 1, 801), &Policy::reference()), ["/claims/0/citations/0/quote too_long"]);

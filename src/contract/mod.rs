@@ -49,7 +49,7 @@ pub trait Contract: Sized {
 
     /// Parses and checks JSON text with the given limits.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT)?;
+        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
         let cut = read.truncated().then(|| read.truncation_violation());
         checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
     }
@@ -64,8 +64,46 @@ fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Vio
     }
     match t {
         Some(t) if c.violations.is_empty() => Ok(t),
-        _ => Err(ContractError { subject: T::SUBJECT, violations: c.violations }),
+        _ => Err(with_raise_hints(ContractError { subject: T::SUBJECT, violations: c.violations }, &c.limits)),
     }
+}
+
+/// The policy field that sets the limit a `too_long` violation at `path` breaks.
+fn policy_field(path: &str) -> Option<&'static str> {
+    let last = path.rsplit('/').next().unwrap_or("");
+    let parent = path.rsplit('/').nth(1).unwrap_or("");
+    Some(match last {
+        "claims" => "max_claims",
+        "citations" => "max_citations",
+        "gaps" => "max_gaps",
+        "conflicts" => "max_conflicts",
+        "sources" => "max_sources",
+        "quote" => "max_quote_chars",
+        "text" => "max_claim_chars",
+        "rationale" => "max_rationale_chars",
+        "note" => "max_note_chars",
+        "content" if parent == "data" => "max_source_bytes",
+        _ => return None,
+    })
+}
+
+/// Adds to each violation of a policy's limit how to raise it (the policy field and the
+/// CLI flag); nothing under `compat: "reference"`.
+pub fn with_raise_hints(mut e: ContractError, policy: &Limits) -> ContractError {
+    if policy.reference_messages {
+        return e;
+    }
+    for v in &mut e.violations {
+        let field = match v.code {
+            ViolationCode::TooLong => policy_field(&v.path),
+            ViolationCode::InputTooLarge => Some("max_input_bytes"),
+            _ => None,
+        };
+        if let Some(field) = field {
+            v.message = format!("{}; {}", v.message, crate::policy::how_to_raise(field, crate::error::Lang::En));
+        }
+    }
+    e
 }
 
 /// Runs `build` only when checking the object's own fields added no violation, as the

@@ -38,6 +38,7 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
         .or_else(|| SignatureProblem::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| BindingErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| CatalogErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
 }
@@ -357,6 +358,17 @@ coded_enum! {
     ClockErrorKind {
         /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
         InvalidNow => ("invalid_now", "now 必须是带秒和时区偏移的 ISO 8601 时间,例如 2026-11-29T00:00:00+00:00。", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
+    }
+}
+
+coded_enum! {
+    /// Why the JavaScript binding refused a call before reaching the core.
+    BindingErrorKind {
+        /// An argument has the wrong JS type or an unknown option, or reading it threw
+        /// (a `toJSON`, a getter or a Proxy trap); the thrown message names the argument.
+        InvalidArgument => ("invalid_argument", "参数无效:类型不对、含未知选项,或读取参数时宿主代码抛出了异常。", "An argument is invalid: the wrong type, an unknown option, or reading it threw an exception."),
+        /// The store was freed with `free()`; it cannot be used any more.
+        StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
     }
 }
 

@@ -68,14 +68,16 @@ fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, ch
     out
 }
 
-/// The hardened escaping (see [`Escaping::Hardened`]). `@` gets a WORD JOINER (U+2060)
-/// before it: cmark-gfm (GitHub) finds e-mail, `mailto:` and `xmpp:` autolinks in the
-/// text after backslash escapes and entities are decoded and joined, and the joiner
-/// ends the address's local part there, while the text displays the same.
+/// The hardened escaping (see [`Escaping::Hardened`]). `@` is shown as `⟦U+0040⟧`:
+/// cmark-gfm (GitHub) finds e-mail, `mailto:` and `xmpp:` autolinks in the text after
+/// backslash escapes and entities are decoded and joined, and GitHub turns `@name` into
+/// a mention that notifies `name`. Only a visible character between the local part and
+/// the domain stops both; an invisible one (a word joiner) would be carried unseen into
+/// every copy of the text, and `@name` after it would still notify.
 pub fn hardened(text: &str) -> String {
     collapse_and_escape(text, |out, prev, ch| {
         if ch == '@' {
-            out.push_str("\u{2060}\\@");
+            crate::visible::push_shown(out, ch);
         } else if ch.is_ascii_punctuation() {
             out.push('\\');
             out.push(ch);

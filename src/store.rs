@@ -155,13 +155,21 @@ impl EvidenceStore {
     }
 
     fn accept(&self, source_id: &str, content: &str) -> Result<SourceSpec, StoreError> {
+        self.admit(source_id, || validate::is_blank(content), content.len())
+    }
+
+    /// The checks `ingest` makes before it reads a text, in the same order (closed,
+    /// unknown source, blank, too large), for a text known by whether it is blank and its
+    /// size in UTF-8 bytes or a lower bound of it: a host can refuse an oversize text
+    /// without copying it.
+    pub fn admit(&self, source_id: &str, blank: impl FnOnce() -> bool, bytes: usize) -> Result<SourceSpec, StoreError> {
         self.ensure_open()?;
         let spec = self.specs.get(source_id).ok_or(StoreErrorKind::UnknownSource)?;
-        if validate::is_blank(content) {
+        if blank() {
             return Err(StoreErrorKind::EmptyContent.into());
         }
-        if content.len() > self.policy.max_source_bytes {
-            let detail = Detail::limit(content.len(), self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
+        if bytes > self.policy.max_source_bytes {
+            let detail = Detail::limit(bytes, self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
             return Err(self.fail(StoreErrorKind::SourceTooLarge, detail));
         }
         Ok(spec.clone())

@@ -15,7 +15,7 @@ use crate::clock::Clock;
 use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
-use crate::error::{ContractError, Lang, RenderError, StoreError};
+use crate::error::{BindingErrorKind, ContractError, Lang, RenderError, StoreError};
 use crate::citation::Unit;
 use crate::render::Escaping;
 use crate::schema::Dialect;
@@ -429,8 +429,16 @@ fn contract_error(e: &ContractError) -> JsValue {
     err.into()
 }
 
+/// `invalid_argument`, with a message that names the argument (kept as given: it says
+/// more than the code's generic text).
 fn argument_error(message: String) -> JsValue {
-    evidence_error("invalid_argument", &message)
+    js_error("EvidenceError", BindingErrorKind::InvalidArgument.code(), &message).into()
+}
+
+/// `store_freed`: the store was freed with `free()`.
+fn freed_error() -> JsValue {
+    let k = BindingErrorKind::StoreFreed;
+    evidence_error(k.code(), k.message())
 }
 
 fn store_error(e: StoreError) -> JsValue {
@@ -468,6 +476,26 @@ fn bundle_error(e: BundleError) -> JsValue {
 }
 
 // ---- crossing the boundary ----------------------------------------------------------
+//
+// Reading an argument can run the caller's code: `toJSON`, getters, Proxy traps. An
+// exception thrown from an import that is not declared `catch` unwinds through the wasm
+// frames without running their destructors (a borrow flag stays set, the shadow stack
+// pointer is not restored), which poisons the store and, after a few thousand calls,
+// the whole instance. So every JS call that can run the caller's code goes through a
+// catching import below, and its exception becomes a coded `invalid_argument`.
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.stringify`, whose result may be `undefined` (a `toJSON` that returns nothing).
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
+    fn stringify_caught(value: &JsValue) -> Result<JsValue, JsValue>;
+    /// `Object.keys` (runs a Proxy's `ownKeys` and `getOwnPropertyDescriptor` traps).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_caught(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `Array.isArray` (throws for a revoked Proxy).
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array_caught(value: &JsValue) -> Result<bool, JsValue>;
+}
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| evidence_error("internal", &e.to_string()))?;
@@ -490,6 +518,25 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
         return Err(evidence_error("invalid_unicode", &format!("{name} contains an unpaired surrogate; it is not valid Unicode")));
     }
     Ok(text)
+}
+
+/// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
+const MAX_ID_UNITS: usize = 64;
+
+/// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is
+/// not copied into wasm memory: the stand-in is used instead, which the core refuses with
+/// the same code, at the same point of its order, as the real string.
+fn bounded_text_arg(value: &JsValue, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
+    match value.dyn_ref::<JsString>() {
+        Some(s) if s.length() as usize > max_units => Ok(stand_in.to_owned()),
+        _ => text_arg(value, name),
+    }
+}
+
+/// An identifier argument (a source, claim or citation id): one over 64 units becomes the
+/// stand-in "-", which matches no catalogue entry or claim and breaks the same pattern.
+fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    bounded_text_arg(value, name, MAX_ID_UNITS, "-")
 }
 
 /// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
@@ -523,8 +570,11 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize) -> Re
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(argument_error(format!("{name} must be a JSON value")));
     }
-    let s = JSON::stringify(value).map_err(|_| argument_error(format!("{name} cannot be serialised as JSON")))?;
-    check_size(&s, name, max_bytes)?;
+    let s = stringify_caught(value).map_err(|_| argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception")))?;
+    let Some(s) = s.dyn_ref::<JsString>() else {
+        return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
+    };
+    check_size(s, name, max_bytes)?;
     let text = String::from(s);
     // JSON.stringify writes a lone surrogate as an escape; refuse it here with its own code.
     if let Some(at) = lone_surrogate_escape(&text) {
@@ -584,37 +634,48 @@ fn reviews_arg(value: Option<JsReviews>) -> Result<Vec<Review>, JsValue> {
     }
 }
 
-/// Reads an options object: only the listed keys are allowed.
+/// Reads an options object: only the listed keys are allowed. Every allowed option is
+/// read once, up front, through catching calls (a getter or a Proxy trap that throws is
+/// an `invalid_argument`); later reads see that snapshot.
 struct Options {
-    obj: Option<js_sys::Object>,
+    values: Vec<(&'static str, JsValue)>,
 }
 
 impl Options {
-    fn new(value: Option<JsValue>, allowed: &[&str], name: &str) -> Result<Options, JsValue> {
+    fn new(value: Option<JsValue>, allowed: &[&'static str], name: &str) -> Result<Options, JsValue> {
         let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
-            return Ok(Options { obj: None });
+            return Ok(Options { values: Vec::new() });
         };
-        let Some(obj) = value.dyn_ref::<js_sys::Object>().filter(|_| !value.is_function()) else {
+        if !value.is_object() {
             return Err(argument_error(format!("{name} must be an object")));
-        };
-        for key in js_sys::Object::keys(obj).iter() {
+        }
+        let keys = keys_caught(&value).map_err(|_| argument_error(format!("{name} cannot be read: listing its keys threw an exception")))?;
+        for key in keys.iter() {
             let key = key.as_string().unwrap_or_default();
             if !allowed.contains(&key.as_str()) {
                 return Err(argument_error(format!("{name} has an unknown option '{key}' (allowed: {})", allowed.join(", "))));
             }
         }
-        Ok(Options { obj: Some(obj.clone()) })
+        let mut values = Vec::new();
+        for key in allowed {
+            let v = Reflect::get(&value, &JsValue::from_str(key))
+                .map_err(|_| argument_error(format!("{name}.{key} cannot be read: reading it threw an exception")))?;
+            if !v.is_undefined() {
+                values.push((*key, v));
+            }
+        }
+        Ok(Options { values })
     }
 
     fn get(&self, key: &str) -> Option<JsValue> {
-        let obj = self.obj.as_ref()?;
-        Reflect::get(obj, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined())
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
     }
 
     fn clock(&self) -> Result<Clock, JsValue> {
         match self.get("now") {
             Some(v) => {
-                let now = text_arg(&v, "options.now")?;
+                // No valid date-time is near 256 units long; the stand-in is refused alike.
+                let now = bounded_text_arg(&v, "options.now", 256, "")?;
                 Clock::fixed(&now).map_err(|k| evidence_error(k.code(), k.message()))
             }
             None => Ok(host_clock()),
@@ -622,10 +683,9 @@ impl Options {
     }
 
     fn count(&self, key: &str, default: usize) -> Result<usize, JsValue> {
-        let Some(v) = self.get(key) else { return Ok(default) };
-        match v.as_f64() {
-            Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
-            _ => Err(argument_error(format!("options.{key} must be a whole number from 0 to 2^53 - 1"))),
+        match self.get(key) {
+            Some(v) => index_arg(&v, &format!("options.{key}")),
+            None => Ok(default),
         }
     }
 
@@ -684,11 +744,12 @@ impl Options {
     }
 }
 
-fn index_arg(n: f64, name: &str) -> Result<usize, JsValue> {
-    if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
-        Ok(n as usize)
-    } else {
-        Err(argument_error(format!("{name} must be a whole number from 0 to 2^53 - 1")))
+/// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a
+/// number would run an object's `valueOf` (the caller's code) and coerce strings.
+fn index_arg(v: &JsValue, name: &str) -> Result<usize, JsValue> {
+    match v.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
+        _ => Err(argument_error(format!("{name} must be a whole number from 0 to 2^53 - 1"))),
     }
 }
 
@@ -736,11 +797,47 @@ impl Options {
 
 // ---- the store ----------------------------------------------------------------------
 
+// Every method takes `&self` (the core store sits in a `RefCell`, borrowed only after
+// every argument has been read), so the caller's code run while an argument is read (a
+// getter, a `toJSON`) may call this store again without a borrow conflict. `free()` is
+// this binding's own (the JS class keeps the last `free` it defines, and Symbol.dispose
+// calls it): it drops the snapshots at once and leaves a small tombstone that the
+// finalizer releases, so a later call throws a coded `store_freed` instead of
+// wasm-bindgen's "null pointer passed to rust".
+
 /// Snapshots of the sources of a trusted catalogue, per scope.
 #[wasm_bindgen]
 pub struct EvidenceStore {
-    inner: CoreStore,
+    inner: std::cell::RefCell<Option<Box<CoreStore>>>,
     lang: Lang,
+}
+
+impl EvidenceStore {
+    /// The core store, or `store_freed`.
+    fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
+        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed_error())
+    }
+
+    /// An argument read under the store's policy (issue 14: the store carries it).
+    fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+        let policy = self.core()?.policy().clone();
+        parse_arg_with(&value, text_ok, name, &policy)
+    }
+}
+
+/// A store borrowed by a call in progress (never expected: no caller's code runs while
+/// the core store is borrowed).
+fn busy_error() -> JsValue {
+    argument_error("the store is in use by a call in progress".to_owned())
+}
+
+/// Whether a JS string is blank in the core's sense, read in bounded pieces (never
+/// copied into wasm memory whole).
+fn js_blank(s: &JsString) -> bool {
+    const PIECE: u32 = 16 * 1024;
+    let len = s.length();
+    (0..len.div_ceil(PIECE)).all(|i| crate::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
 }
 
 #[wasm_bindgen]
@@ -756,36 +853,46 @@ impl EvidenceStore {
         let policy = options.limits()?;
         let specs = crate::contract::specs_from_value_with(&v, &policy).map_err(|e| contract_error(&e))?;
         let inner = CoreStore::with_policy(specs, policy, options.clock()?).map_err(store_error)?;
-        Ok(EvidenceStore { inner, lang })
+        Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 
-    /// Stores a source's text (CRLF and CR become LF) and returns its ref.
-    pub fn ingest(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
+    /// Stores a source's text (CRLF and CR become LF) and returns its ref. A text longer
+    /// in UTF-16 units than `maxSourceBytes` is refused before it is copied into wasm
+    /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
+    pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
+        if let Some(s) = content.dyn_ref::<JsString>() {
+            let core = self.core()?;
+            let units = s.length() as usize;
+            if units > core.options().max_source_bytes {
+                core.admit(&source_id, || js_blank(s), units).map_err(store_error)?;
+            }
+        }
         let content = text_arg(&content, "content")?;
-        let r = self.inner.ingest(&scope, &source_id, &content).map_err(store_error)?;
+        let r = self.core()?.ingest(&scope, &source_id, &content).map_err(store_error)?;
         typed(&r)
     }
 
     /// Checks a read tool's result against the spec, then stores its text.
     #[wasm_bindgen(js_name = ingestReadResult)]
-    pub fn ingest_read_result(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
+    pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
         let result = value_arg(&result.into(), "result")?;
-        let r = self.inner.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
+        let r = self.core()?.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
         typed(&r)
     }
 
     /// The snapshot a ref names, if it is still current in this scope.
     pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
-        let s = self.inner.get(&scope, &source_ref).map_err(store_error)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let core = self.core()?;
+        let s = core.get(&scope, &source_ref).map_err(store_error)?;
         typed(&**s)
     }
 
@@ -793,9 +900,10 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = checkCitation)]
     pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let citation: Citation = parse_arg(&citation.into(), false, "citation")?;
-        let s = self.inner.check_citation(&scope, &citation).map_err(store_error)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let citation: Citation = self.arg(citation.into(), false, "citation")?;
+        let core = self.core()?;
+        let s = core.check_citation(&scope, &citation).map_err(store_error)?;
         typed(&**s)
     }
 
@@ -809,12 +917,12 @@ impl EvidenceStore {
         options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
-        let citation_id = text_arg(&citation_id, "citationId")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
         let (selector, locate_options) = quote_options(text, options)?;
-        let c = self.inner.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).map_err(store_error)?;
+        let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).map_err(store_error)?;
         typed(&c)
     }
 
@@ -826,19 +934,19 @@ impl EvidenceStore {
         &self,
         scope: JsScope,
         #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
-        start: f64,
-        end: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] start: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] end: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
         options: Option<JsRangeOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
-        let citation_id = text_arg(&citation_id, "citationId")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
         let options = Options::new(options.map(Into::into), &["unit"], "options")?;
         let unit = options.unit("unit", Unit::Utf16)?;
-        let (start, end) = (index_arg(start, "start")?, index_arg(end, "end")?);
-        match self.inner.quote_range(&scope, &source_ref, start, end, unit, &citation_id) {
+        let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
+        match self.core()?.quote_range(&scope, &source_ref, start, end, unit, &citation_id) {
             Ok(c) => typed(&c),
             Err(QuoteRangeError::Store(e)) => Err(store_error(e)),
             Err(QuoteRangeError::Offset(k)) => Err(evidence_error(k.code(), k.message())),
@@ -846,16 +954,27 @@ impl EvidenceStore {
     }
 
     /// Drops the current snapshot; the revision counter stays.
-    pub fn remove(&mut self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
+    pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_id = text_arg(&source_id, "sourceId")?;
-        self.inner.remove(&scope, &source_id).map_err(store_error)
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
+        self.core()?.remove(&scope, &source_id).map_err(store_error)
     }
 
     /// Drops every snapshot; the store accepts nothing more.
-    pub fn close(&mut self) {
-        self.inner.close();
+    pub fn close(&self) -> Result<(), JsValue> {
+        let _lang = LangGuard::set(self.lang);
+        self.core()?.close();
+        Ok(())
+    }
+
+    /// Releases the store's snapshots now; every later call throws `store_freed`.
+    /// Freeing twice does nothing.
+    pub fn free(&self) -> Result<(), JsValue> {
+        let _lang = LangGuard::set(self.lang);
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
+        *inner = None;
+        Ok(())
     }
 }
 
@@ -959,19 +1078,21 @@ pub fn record_review(
     };
     let verdict: JsValue = verdict.into();
     // Non-strings are refused by the review rules themselves, in the reference's order.
-    let as_value = |v: &JsValue, name: &str| -> Result<Value, JsValue> {
-        if v.is_string() {
-            text_arg(v, name).map(Value::String)
-        } else {
-            Ok(Value::Null)
+    // A string too long to be valid (an id over 64 units, a verdict over 12, a note over
+    // twice its 1,000 code points) is not copied: like a non-string, it is refused by the
+    // same rule.
+    let as_value = |v: &JsValue, name: &str, max_units: usize| -> Result<Value, JsValue> {
+        match v.dyn_ref::<JsString>() {
+            Some(s) if (s.length() as usize) <= max_units => text_arg(v, name).map(Value::String),
+            _ => Ok(Value::Null),
         }
     };
     let review = crate::review::record_review_value_with(
         &scope,
         &report,
-        &as_value(&claim_id, "claimId")?,
-        &as_value(&verdict, "verdict")?,
-        &as_value(&note, "note")?,
+        &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
+        &as_value(&verdict, "verdict", 12)?,
+        &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
         &clock,
         &policy,
     )
@@ -996,13 +1117,13 @@ pub fn assess(
     let lang = options.lang()?;
     let _lang = LangGuard::set(lang);
     // The store carries the policy: the report and reviews are read under it.
-    let policy = store.inner.policy();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", policy)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", policy)?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
     let reviews = reviews_arg(reviews)?;
     let key = options.review_key()?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
-    let mut a = crate::assess::check_opts(&scope, &report, &store.inner, &reviews, check)
+    let mut a = crate::assess::check_opts(&scope, &report, &*store.core()?, &reviews, check)
         .map_err(|k| evidence_error(k.code(), k.message()))?
         .assessment;
     a.localize(lang);
@@ -1021,13 +1142,14 @@ pub fn render(
     let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey", "lang", "reviews"], "options")?;
     let lang = options.lang()?;
     let _lang = LangGuard::set(lang);
-    let policy = store.inner.policy();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", policy)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", policy)?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
     let reviews = reviews_arg(reviews)?;
     let key = options.review_key()?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
-    let a = crate::render::render_opts(&scope, &report, &store.inner, &reviews, &options.clock()?, options.escaping()?, check, lang)
+    let (clock, escaping) = (options.clock()?, options.escaping()?);
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang)
         .map_err(render_error)?;
     typed(&a)
 }
@@ -1170,12 +1292,12 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
 #[wasm_bindgen(js_name = convertOffset)]
 pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    offset: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] offset: JsValue,
     from: JsOffsetUnit,
     to: JsOffsetUnit,
 ) -> Result<f64, JsValue> {
     let text = text_arg(&text, "text")?;
-    let offset = index_arg(offset, "offset")?;
+    let offset = index_arg(&offset, "offset")?;
     let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
     crate::citation::convert_offset(&text, offset, from, to).map(|n| n as f64).map_err(|k| evidence_error(k.code(), k.message()))
 }
@@ -1193,9 +1315,9 @@ pub fn wasm_memory_bytes() -> f64 {
 /// in the state).
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore) -> Result<JsWebAnnotations, JsValue> {
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-    let report: Report = parse_arg(&report.into(), true, "report")?;
-    let out = crate::annotation::to_web_annotations(&scope, &report, &store.inner).map_err(|k| evidence_error(k.code(), k.message()))?;
+    let scope: Scope = store.arg(scope.into(), false, "scope")?;
+    let report: Report = store.arg(report.into(), true, "report")?;
+    let out = crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).map_err(|k| evidence_error(k.code(), k.message()))?;
     typed(&out)
 }
 
@@ -1344,9 +1466,9 @@ impl EvidenceStore {
     pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
         let options = Options::new(options.map(Into::into), &["whitespace"], "options")?;
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let v = value_arg(&annotation.into(), "annotation")?;
-        let c = crate::annotation::from_web_annotation_in(&v, &scope, &self.inner, options.whitespace()?).map_err(store_error)?;
+        let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()?).map_err(store_error)?;
         typed(&c)
     }
 }
@@ -1368,9 +1490,9 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
         None => store.lang,
     };
     let _lang = LangGuard::set(lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let scope: Scope = store.arg(scope.into(), false, "scope")?;
     let draft = json_value_arg(&draft.into(), "draft")?;
-    let r = crate::import::quotes::locate_citations(&scope, &draft, &store.inner, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
     typed(&r)
 }
 
@@ -1433,7 +1555,7 @@ thread_local! {
 
 /// The handle of a `DocumentCatalog` instance; `None` for anything else.
 fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
-    if !value.is_object() || js_sys::Array::is_array(value) {
+    if !value.is_object() || is_array_caught(value).unwrap_or(true) {
         return Ok(None);
     }
     // The getter throws once the instance was freed; a plain object has no such property.

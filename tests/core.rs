@@ -434,6 +434,22 @@ fn quote_needs_a_unique_passage_and_a_valid_id() {
 }
 
 #[test]
+fn admit_refuses_an_oversize_text_by_its_size_in_the_order_ingest_does() {
+    // What a host uses to refuse a text before copying it: only its size (or a lower
+    // bound) and whether it is blank; the codes come in ingest's order.
+    let mut st = store();
+    let big = StoreOptions::default().max_source_bytes + 1;
+    let code = |st: &EvidenceStore, id: &str, blank: bool, bytes: usize| st.admit(id, || blank, bytes).map(|spec| spec.source_id).map_err(|e| e.code());
+    assert_eq!(code(&st, "a", false, big), Err("source_too_large"));
+    assert_eq!(code(&st, "zz", false, big), Err("unknown_source"));
+    assert_eq!(code(&st, "a", true, big), Err("empty_content"));
+    assert_eq!(code(&st, "a", false, big - 1), Ok("a".to_owned()));
+    assert_eq!(st.ingest(&scope("t"), "a", &"x".repeat(big)).unwrap_err().code(), "source_too_large");
+    st.close();
+    assert_eq!(code(&st, "a", false, big), Err("store_closed"));
+}
+
+#[test]
 fn a_closed_store_refuses_everything() {
     let mut st = store();
     let s = scope("t");
@@ -458,7 +474,7 @@ fn limits_can_be_raised() {
 fn hardened_escaping_leaves_no_markdown_and_shows_invisible_characters() {
     assert_eq!(
         hardened("  see http://x.y/a_b?c=1&d  www.example.org a@b.co <b> [x](y) | ~~z~~ :) "),
-        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a\u{2060}\\@b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
+        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a⟦U+0040⟧b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
     );
     assert_eq!(hardened("a\u{202e}b\u{200b}c\u{0}d\u{7f}"), "a⟦U+202E⟧b⟦U+200B⟧c⟦U+0000⟧d⟦U+007F⟧");
     assert_eq!(hardened("line\nbreak\u{2028}here"), "line break here");
@@ -590,6 +606,7 @@ fn every_code_has_a_chinese_and_an_english_text() {
     pairs.extend(OffsetErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(ClockErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(SignatureProblem::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
+    pairs.extend(evidence_check::error::BindingErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     for v in ViolationCode::ALL {
         if let (Some(zh), Some(en)) = (v.reference_message_in(Lang::Zh), v.reference_message_in(Lang::En)) {
             pairs.push((v.code(), zh, en));

@@ -45,7 +45,9 @@ fn a_claim_of_only_invisible_characters_is_blank() {
 }
 
 #[test]
-fn an_at_sign_gets_a_word_joiner_in_hardened_text_only() {
-    assert_eq!(hardened("security@evil.example"), "security\u{2060}\\@evil\\.example");
+fn an_at_sign_is_shown_in_hardened_text_only() {
+    assert_eq!(hardened("security@evil.example"), "security⟦U+0040⟧evil\\.example");
+    assert_eq!(hardened("ping @octocat"), "ping ⟦U+0040⟧octocat");
+    assert!(!hardened("a\u{2060}@b").contains('\u{2060}'), "no invisible character is carried");
     assert_eq!(Escaping::Reference.text("a@b.c"), "a@b\\.c");
 }

@@ -40,14 +40,30 @@ function lineOf(cps, cp) {
 
 // ---- errors ------------------------------------------------------------------------
 
+const RESULT_SECTIONS = ["overview", "claims", "sources", "artifact"];
+/** How many violations the page lists; the rest are counted ("and N more"). */
+const MAX_LISTED = 100;
+
+/** Hides the previous result and forgets its artifact, before anything else is shown. */
+function clearResult() {
+  for (const id of RESULT_SECTIONS) $(id).hidden = true;
+  current = null;
+}
+
 function showErrors(summary, issues) {
+  clearResult();
   const list = $("errors-list");
-  list.replaceChildren(
-    ...issues.map((i) => el("li", {}, el("code", { text: i.path === "" ? "/" : i.path }), ": ", i.message, " ", el("span", { class: "help", text: `(${i.code})` }))),
-  );
+  list.replaceChildren();
+  // Appended one by one (never spread into one call: a huge list overflows the stack).
+  const listed = Math.min(issues.length, MAX_LISTED);
+  for (let k = 0; k < listed; k++) {
+    const i = issues[k] ?? {};
+    const path = typeof i.path === "string" ? i.path : "";
+    list.append(el("li", {}, el("code", { text: path === "" ? "/" : path }), ": ", String(i.message ?? ""), " ", el("span", { class: "help", text: `(${i.code})` })));
+  }
+  if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: `… and ${issues.length - listed} more` }));
   $("errors-summary").textContent = summary;
   $("errors").hidden = false;
-  for (const id of ["overview", "claims", "sources", "artifact"]) $(id).hidden = true;
 }
 
 function hideErrors() {
@@ -57,16 +73,16 @@ function hideErrors() {
 // ---- the check ---------------------------------------------------------------------
 
 function check(text, origin) {
-  let result;
+  // An error must never leave the previous verdict on screen.
+  clearResult();
+  hideErrors();
   try {
-    result = checkBundle(text, { policy: $("policy").value });
+    const result = checkBundle(text, { policy: $("policy").value });
+    show(JSON.parse(text), result);
   } catch (e) {
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
     showErrors(`${origin}: ${e?.message ?? e}`, issues);
-    return;
   }
-  hideErrors();
-  show(JSON.parse(text), result);
 }
 
 function show(bundle, result) {

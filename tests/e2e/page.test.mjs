@@ -243,6 +243,71 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
   assert.deepEqual(errors, []);
 });
 
+test("an error always replaces the previous result, and a huge violation list is capped", async () => {
+  const { page, errors } = await open();
+  await page.click("#load-example");
+  await page.waitForSelector("#overview:not([hidden])");
+  // 70,000 empty claims: about 211 KB of JSON and 210,000 violations.
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.report.claims = Array.from({ length: 70000 }, () => ({}));
+  const text = JSON.stringify(bundle);
+  assert.ok(text.length > 200_000);
+  await paste(page, text);
+  await page.waitForSelector("#errors:not([hidden])", { timeout: 10_000 });
+  for (const id of ["overview", "claims", "sources", "artifact"]) assert.equal(await page.isHidden(`#${id}`), true, id);
+  const items = await page.$$eval("#errors-list li", (lis) => lis.map((l) => l.textContent));
+  assert.ok(items.length >= 1 && items.length <= 101, `${items.length} items listed`);
+  if (items.length === 101) assert.match(items[100], /^… and \d+ more$/);
+  assert.match(await page.textContent("#errors-summary"), /^the pasted JSON: /);
+  // A good bundle brings the result back and hides the errors; a bad one hides it again.
+  await page.click("#load-example");
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.isHidden("#errors"), true);
+  await paste(page, "{ not json");
+  await page.waitForSelector("#errors:not([hidden])");
+  assert.equal(await page.isHidden("#overview"), true);
+  assert.deepEqual(errors, []);
+});
+
+test("served without a header (a static host), the page's own Content-Security-Policy applies", async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.route("**/*", async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers["content-security-policy"];
+    await route.fulfill({ response, headers });
+  });
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  const meta = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  assert.match(meta, /script-src 'self' 'wasm-unsafe-eval'/);
+  // The page still works under it (wasm needs 'wasm-unsafe-eval') …
+  await page.click("#load-example");
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.textContent("#badge"), "partial");
+  // … and an injected inline script does not run.
+  const ran = await page.evaluate(() => {
+    const s = document.createElement("script");
+    s.textContent = "window.__inline = 1";
+    document.body.append(s);
+    return window.__inline === 1;
+  });
+  assert.equal(ran, false);
+  assert.deepEqual(errors, []);
+});
+
+test("the served header forbids framing and matches the page's policy", async () => {
+  const response = await fetch(server.url);
+  const header = response.headers.get("content-security-policy");
+  assert.match(header, /(^|; )frame-ancestors 'none'(;|$)/);
+  const html = await response.text();
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+  // frame-ancestors is ignored in a <meta>; everything else is the same policy.
+  assert.equal(header.split("; ").filter((d) => !d.startsWith("frame-ancestors")).join("; "), meta);
+});
+
 test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
   const { page, errors } = await open();
   const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });

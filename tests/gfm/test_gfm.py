@@ -23,6 +23,9 @@ EXTENSIONS = ["autolink", "table", "strikethrough", "tagfilter", "tasklist"]
 OPTIONS = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
 TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b")
 HREF = re.compile(r"href=\"([^\"]*)\"")
+# What GitHub turns into a mention (a notification) after rendering: an @ not preceded
+# by a word character, followed by a user or team name.
+MENTION = re.compile(r"(?<![A-Za-z0-9_`])@[A-Za-z0-9]")
 
 
 def render(markdown):
@@ -47,6 +50,7 @@ def check(items):
         html = render(a["artifact"])
         got = tags(html)
         bad_links = [h for h in HREF.findall(html) if not re.fullmatch(r"#source-\d+", h)]
+        bad_links += [f"mention {m!r}" for m in MENTION.findall(re.sub(r"<[^>]*>", "", html))]
         if got != baselines[key] or bad_links:
             failures.append(f"{a['lang']} / {a['field']}: {json.dumps(a['payload'])} -> {dict(got - baselines[key])} {bad_links}")
         else:
@@ -57,7 +61,8 @@ def check(items):
 def self_test():
     """The check can fail: a payload escaped as the reference does makes an e-mail link."""
     assert "mailto:" in render("see security\\@evil\\.example"), "cmark-gfm links an escaped e-mail address"
-    assert "mailto:" not in render("see security\u2060\\@evil\\.example")
+    assert "mailto:" not in render("see security⟦U+0040⟧evil\\.example")
+    assert MENTION.search(render("see security\u2060\\@evil\\.example")), "a word joiner leaves a mention"
 
 
 def main():

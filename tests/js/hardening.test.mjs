@@ -192,3 +192,179 @@ test("trust boundaries: another tenant, a report that carries its own review sta
   assert.ok(!Object.values(reported.claims).some((s) => s === "supported" || s === "contradicted"));
   assert.throws(() => ec.assess(scope, edited, store, bundle.reviews), (e) => e.code === "review_mismatch");
 });
+
+// ---- poisoned arguments: the caller's code throwing inside a binding call ----------------
+
+const throwing = () => new Proxy({}, { get() { throw new Error("trap"); }, ownKeys() { throw 1; }, getOwnPropertyDescriptor() { throw 1; }, getPrototypeOf() { throw 1; } });
+const revoked = () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+const baseline = JSON.stringify(ec.checkBundle(bundle, { now: NOW }));
+const instanceWorks = () => JSON.stringify(ec.checkBundle(bundle, { now: NOW })) === baseline;
+const coded = (call, label) => {
+  try {
+    call();
+  } catch (e) {
+    assert.ok(e instanceof Error && e.code === "invalid_argument", `${label}: ${e?.name}/${e?.code}: ${e?.message ?? e}`);
+    return e;
+  }
+  assert.fail(`${label}: accepted`);
+};
+
+test("5,000 poisoned calls of each kind leave the instance and the store working", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  const undef = { toJSON() { return undefined; } };
+  const kinds = {
+    "store.get with toJSON -> undefined": () => store.get(undef, ref),
+    "parseReport with toJSON -> undefined": () => ec.parseReport(undef),
+    "checkBundle with a Proxy whose ownKeys throws as options": () => ec.checkBundle(bundle, new Proxy({}, { ownKeys() { throw 1; } })),
+    "a toJSON that throws": () => ec.reportDigest({ toJSON() { throw new Error("no"); } }),
+    "a toJSON that returns a symbol": () => store.checkCitation(scope, { toJSON() { return Symbol("s"); } }),
+    "a getter that throws in the report": () => ec.parseReport({ ...bundle.report, get title() { throw new Error("getter"); } }),
+    "a getter that throws in the options": () => ec.checkBundle(bundle, { get now() { throw new Error("getter"); } }),
+    "a getter that throws in the store's options": () => new ec.EvidenceStore(specs, { get lang() { throw 1; } }),
+    "a Proxy as scope of ingest": () => store.ingest(throwing(), "plan_a", "x"),
+    "a Proxy as read result": () => store.ingestReadResult(scope, "plan_a", throwing()),
+    "a Proxy as specs": () => new ec.EvidenceStore(throwing()),
+    "a Proxy as reviews": () => ec.assess(scope, bundle.report, store, throwing()),
+    "a Proxy as render options": () => ec.render(scope, bundle.report, store, [], throwing()),
+    "a Proxy whose ownKeys throws as render options": () => ec.render(scope, bundle.report, store, [], new Proxy({}, { ownKeys() { throw 1; } })),
+    "a Proxy whose get throws as record options": () => ec.recordReview(scope, bundle.report, "claim_a", "supported", "n", new Proxy({ now: NOW }, { get() { throw 1; } })),
+    "a Proxy whose get throws as report": () => ec.parseReport(new Proxy({}, { get() { throw 1; } })),
+    "a revoked Proxy as report": () => ec.parseReport(revoked()),
+    "a revoked Proxy as options": () => ec.checkBundle(bundle, revoked()),
+    "a revoked Proxy as a catalogue": () => ec.checkExcerpt(revoked(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
+    "a Proxy as quoteRange options": () => store.quoteRange(scope, ref, 0, 1, "c", throwing()),
+    "a Proxy as review options": () => ec.recordReview(scope, bundle.report, "claim_a", "supported", "n", throwing()),
+    "a Proxy as a document list": () => ec.checkExcerpt(throwing(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
+    "a Proxy as a task": () => ec.finalize(throwing(), [], { status: "abstain" }),
+    "a Proxy as an annotation": () => ec.fromWebAnnotation(throwing()),
+    "a Proxy as schema options": () => ec.reportJsonSchema(throwing()),
+    "an offset whose valueOf throws": () => ec.convertOffset("abc", { valueOf() { throw new Error("valueOf"); } }, "utf16", "utf8"),
+    "a range start whose valueOf throws": () => store.quoteRange(scope, ref, { valueOf() { throw 1; } }, 2, "c"),
+  };
+  for (const [label, call] of Object.entries(kinds)) {
+    for (let i = 0; i < 5000; i++) coded(call, label);
+    // The instance and this store still work after each kind.
+    assert.ok(instanceWorks(), label);
+    assert.deepEqual(store.get(scope, ref).ref, ref, label);
+  }
+  // A store passed where a store is expected is checked by the generated glue, in
+  // JavaScript, before wasm is entered: it cannot poison anything either.
+  for (let i = 0; i < 5000; i++) assert.throws(() => ec.assess(scope, bundle.report, throwing()));
+  // The store can still be written, closed and freed.
+  const ref2 = store.ingest(scope, "plan_b", bundle.sources[1].content);
+  assert.equal(store.quote(scope, ref2, bundle.sources[1].content.slice(0, 12), "c").quote, bundle.sources[1].content.slice(0, 12));
+  store.close();
+  assert.throws(() => store.ingest(scope, "plan_a", "x"), (e) => e.code === "store_closed");
+  store.free();
+  assert.throws(() => store.get(scope, ref), (e) => e.code === "store_freed");
+});
+
+test("the caller's code may call the same store while an argument is read", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  let inner;
+  const sneaky = { get tenant_id() { inner = store.get(scope, ref); store.ingest(scope, "plan_b", "b"); return scope.tenant_id; }, user_id: scope.user_id };
+  for (let i = 0; i < 5000; i++) assert.deepEqual(store.get(sneaky, ref).ref, ref);
+  assert.deepEqual(inner.ref, ref);
+  // Freed from inside a getter, the outer call reports it with its code.
+  const freeing = { get tenant_id() { store.free(); return scope.tenant_id; }, user_id: scope.user_id };
+  assert.throws(() => store.ingest(freeing, "plan_a", "x"), (e) => e.code === "store_freed");
+  assert.ok(instanceWorks());
+});
+
+test("every call after free() throws a coded store_freed; free() twice does nothing", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  store.free();
+  store.free();
+  const cite = bundle.report.claims[0].citations[0];
+  const calls = {
+    ingest: () => store.ingest(scope, "plan_a", "x"),
+    ingestReadResult: () => store.ingestReadResult(scope, "plan_a", { status: "ok", data: { filename: "plan_a.md", content: "x" } }),
+    get: () => store.get(scope, ref),
+    checkCitation: () => store.checkCitation(scope, cite),
+    quote: () => store.quote(scope, ref, "x", "c"),
+    quoteRange: () => store.quoteRange(scope, ref, 0, 1, "c"),
+    remove: () => store.remove(scope, "plan_a"),
+    close: () => store.close(),
+    assess: () => ec.assess(scope, bundle.report, store),
+    render: () => ec.render(scope, bundle.report, store, [], { now: NOW }),
+    toWebAnnotations: () => ec.toWebAnnotations(scope, bundle.report, store),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (let i = 0; i < 500; i++) {
+      assert.throws(call, (e) => e instanceof ec.errorClasses().EvidenceError && e.code === "store_freed", name);
+    }
+  }
+  assert.throws(() => store.get(scope, ref), (e) => e.message === "证据存储已释放(free),不能再使用。");
+  const en = new ec.EvidenceStore(specs, { lang: "en" });
+  en.free();
+  assert.throws(() => en.close(), (e) => e.message === "The evidence store was freed; it cannot be used any more.");
+  if (Symbol.dispose) {
+    const s = new ec.EvidenceStore(specs);
+    s[Symbol.dispose]();
+    assert.throws(() => s.get(scope, ref), (e) => e.code === "store_freed");
+  }
+});
+
+test("ingest refuses an oversize text before copying it into wasm memory", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const refusals = (mb) => {
+    const huge = "x".repeat(mb * 1024 * 1024);
+    const blank = " ".repeat((mb / 10) * 1024 * 1024);
+    assert.throws(() => store.ingest(scope, "plan_a", huge), (e) => e.code === "source_too_large");
+    // The core's order holds: an unknown source, then a blank text, before the size.
+    assert.throws(() => store.ingest(scope, "nope", huge), (e) => e.code === "unknown_source");
+    assert.throws(() => store.ingest(scope, "plan_a", blank), (e) => e.code === "empty_content");
+    assert.throws(() => store.ingest(scope, "plan_a", blank + "y"), (e) => e.code === "source_too_large");
+    return huge;
+  };
+  // Warmed up on texts of 1 MB (a blank text is read in bounded pieces, which may take
+  // a page of memory once), then 300 MB: wasm memory does not grow.
+  refusals(1);
+  const before = ec.wasmMemoryBytes();
+  const huge = refusals(300);
+  assert.equal(ec.wasmMemoryBytes(), before, "the text was not copied into wasm memory");
+  // Just over the limit in bytes but not in UTF-16 units: copied, then refused by the core.
+  assert.throws(() => store.ingest(scope, "plan_a", "é".repeat(12001)), (e) => e.code === "source_too_large");
+  store.close();
+  assert.throws(() => store.ingest(scope, "plan_a", huge), (e) => e.code === "store_closed");
+});
+
+test("every string argument with a size limit is refused alike, and before it is copied", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
+  const quote = bundle.report.claims[0].citations[0].quote;
+  const calls = {
+    "ingest sourceId": (v) => store.ingest(scope, v, "text"),
+    "ingestReadResult sourceId": (v) => store.ingestReadResult(scope, v, { status: "ok", data: { filename: "plan_a.md", content: "x" } }),
+    "remove sourceId": (v) => store.remove(scope, v),
+    "quote citationId": (v) => store.quote(scope, ref, quote, v),
+    "quoteRange citationId": (v) => store.quoteRange(scope, ref, 0, 1, v),
+    "recordReview claimId": (v) => ec.recordReview(scope, bundle.report, v, "supported", "n", { now: NOW }),
+    "recordReview verdict": (v) => ec.recordReview(scope, bundle.report, "claim_a", v, "n", { now: NOW }),
+    "recordReview note": (v) => ec.recordReview(scope, bundle.report, "claim_a", "supported", v, { now: NOW }),
+    "checkBundle options.now": (v) => ec.checkBundle(bundle, { now: v }),
+    "store options.now": (v) => new ec.EvidenceStore(specs, { now: v }),
+  };
+  const outcome = (call, v) => {
+    try {
+      return ["accepted", JSON.stringify(call(v))];
+    } catch (e) {
+      return [e.code, JSON.stringify(e.issues ?? null)];
+    }
+  };
+  // Just over every limit (ids 64 units, verdicts 12, notes 1,000 code points, now) …
+  const small = Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, outcome(call, "y".repeat(2003))]));
+  // … and 300 MB: the same refusal, and nothing copied into wasm memory.
+  const huge = "y".repeat(300 * 1024 * 1024);
+  const before = ec.wasmMemoryBytes();
+  for (const [name, call] of Object.entries(calls)) assert.deepEqual(outcome(call, huge), small[name], name);
+  assert.equal(ec.wasmMemoryBytes(), before, "no argument was copied into wasm memory");
+  assert.deepEqual(small["recordReview note"][0], "invalid_note");
+});

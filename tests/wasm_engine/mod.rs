@@ -80,7 +80,7 @@ impl Engine for Js {
 
     fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
         // Any scoped call checks its scope first; `remove` on an empty store does nothing else.
-        let mut st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
+        let st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
         st.remove(typed(v), JsValue::from_str("x")).map_err(failure)?;
         Ok(v.clone())
     }
@@ -136,7 +136,7 @@ impl Engine for Js {
         api::render(typed(scope), typed(report), st, reviews(rv), Some(options.unchecked_into())).map(|a| val(&a)).map_err(failure)
     }
     fn close(&self, st: &mut Self::Store) {
-        st.close();
+        st.close().unwrap();
     }
 }
 
@@ -164,7 +164,7 @@ pub fn replay_all() -> (usize, Vec<String>) {
 pub fn errors_are_coded_and_the_store_survives() {
     let scope = json!({"tenant_id": "t", "user_id": "u"});
     let spec = json!({"source_id": "a", "title": "A", "locator": "fixture:a", "filename": "a.md", "kind": "fixture"});
-    let mut st = api::EvidenceStore::new(typed(&json!([spec])), Some(now().unchecked_into())).unwrap();
+    let st = api::EvidenceStore::new(typed(&json!([spec])), Some(now().unchecked_into())).unwrap();
     let cases: Vec<(JsValue, &str, &str)> = vec![
         (st.ingest(typed(&scope), JsValue::from_str("zz"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "unknown_source"),
         (st.ingest(typed(&scope), JsValue::from_f64(1.0), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_argument"),

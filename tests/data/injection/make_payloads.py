@@ -51,6 +51,8 @@ BASE = {
         "a.b+c-d_e@sub.evil.example", "a@b@c.example", "foo@bar.example.", "1@2.example", "security@evil.example/x",
         "<mailto:a@b.example>", "mailto:a@b.example?subject=x", "xmpp:a@b.example/r/s",
     ],
+    # GitHub turns @name into a mention that notifies name (after rendering, so escapes do not stop it).
+    "mentions": ["@octocat", "cc @github/security-team", "(@user)", "x,@y", "\u2060@joined"],
     # Characters that hide content: variation selectors, fillers, tags.
     "hidden": [
         "\U0001f44d\U000e0100\U000e0131\U000e0142", "\U0001f44d\ufe0f ok", "\u2764\ufe0e", "x\ufe0f\ufe0f", "\u845b\U000e0100",

@@ -24,7 +24,7 @@ use crate::catalog::{CatalogError, DocumentCatalog as CoreCatalog};
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
 use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
 use crate::review::Review;
-use crate::store::{EvidenceStore as CoreStore, StoreOptions};
+use crate::store::EvidenceStore as CoreStore;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -71,22 +71,27 @@ export interface BundleSource { spec: SourceSpec; content: string; revision?: nu
 export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; import_notes?: ImportNote[]; }
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
-export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; }
+export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
+/** A policy: a preset's name, or an object that starts from one (`{ extends: "documents", max_claims: 5000 }`). */
+export type PolicyInput = "reference" | "documents" | ({ extends?: "reference" | "documents" } & Partial<Policy>);
+/** Every limit and vocabulary (see docs/api.md, "Policy"). */
+export interface Policy { max_sources: number; max_source_bytes: number; max_claims: number; max_citations: number; max_gaps: number; max_conflicts: number; max_quote_chars: number; max_claim_chars: number; max_rationale_chars: number; max_artifact_chars: number; max_artifact_bytes: number; max_input_bytes: number; kinds: "any_identifier" | string[]; filename: "markdown" | "relative_path"; identifier: "reference" | "extended"; scope_id: "reference" | "extended"; max_note_chars: number; }
 /** Messages and artifact labels: "zh" (the reference's texts, the default) or "en". */
 export type Lang = "zh" | "en";
 /** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
 export type OffsetUnit = "code_point" | "utf16" | "utf8";
 export interface RangeOptions { unit?: OffsetUnit; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
-export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; }
+export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
 /** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
-export interface ReviewOptions { now?: string; key?: string; lang?: Lang; }
+export interface ReviewOptions { now?: string; key?: string; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
 /** `reviewKey`: every review must carry a valid signature made with this key. */
-export interface AssessOptions { reviewKey?: string; lang?: Lang; }
-/** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
+export interface AssessOptions { reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
+/** Options of checkBundle; `policy` sets every limit (default "reference": 16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the `max*` options override single fields of it. */
 export interface CheckBundleOptions {
   now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
   maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string; lang?: Lang;
+  policy?: PolicyInput;
 }
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
@@ -163,9 +168,9 @@ export interface CatalogError extends EvidenceError { item_id: string; expected_
 /** A JSON Schema (draft 2020-12) document. */
 export type JsonSchema = { [keyword: string]: unknown };
 /** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
-export interface SchemaOptions { dialect?: "standard" | "openai-strict"; }
+export interface SchemaOptions { dialect?: "standard" | "openai-strict"; policy?: PolicyInput; }
 /** `dialect: "openai-strict"`: `null` in an optional field means absent (strict-mode output). */
-export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; }
+export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
 /** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
 export interface WebAnnotation {
   "@context": Array<string | Record<string, string>>;
@@ -411,7 +416,9 @@ fn contract_error(e: &ContractError) -> JsValue {
     let mut e = e.clone();
     for v in &mut e.violations {
         if let Some(m) = v.code.reference_message_in(lang()) {
-            v.message = m.to_owned();
+            // The reference's text, in the call's language; a subject after it stays.
+            let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
+            v.message = format!("{m}{rest}");
         }
     }
     let e = &e;
@@ -439,6 +446,14 @@ fn store_error(e: StoreError) -> JsValue {
         StoreError::Contract(c) => contract_error(&c),
         StoreError::Store(k) => evidence_error(k.code(), k.message()),
         StoreError::Locate(l) => locate_error(&l),
+        StoreError::Detailed(k, d) => {
+            // The subject and numbers, as the message says and as properties.
+            let err = js_error("EvidenceError", k.code(), &d.message(k.message_in(lang()), lang()));
+            if let Ok(v) = to_js(&*d) {
+                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+            }
+            err.into()
+        }
     }
 }
 
@@ -449,6 +464,13 @@ fn render_error(e: RenderError) -> JsValue {
 fn bundle_error(e: BundleError) -> JsValue {
     match e {
         BundleError::Contract(c) => contract_error(&c),
+        BundleError::Store { path, error: StoreError::Detailed(k, d) } => {
+            let err = js_error("EvidenceError", k.code(), &format!("{} ({path})", d.message(k.message_in(lang()), lang())));
+            if let Ok(v) = to_js(&*d) {
+                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+            }
+            err.into()
+        }
         other => evidence_error(other.code(), &other.message()),
     }
 }
@@ -674,15 +696,27 @@ impl Options {
         }
     }
 
+    /// The policy: `policy` ("reference", "documents" or a policy object; default
+    /// reference), then the old `max*` options as overrides, then `compat`.
     fn limits(&self) -> Result<Limits, JsValue> {
-        let d = Limits::default();
-        Ok(Limits {
-            max_claims: self.count("maxClaims", d.max_claims)?,
-            max_citations: self.count("maxCitations", d.max_citations)?,
-            max_conflicts: d.max_conflicts,
-            max_gaps: d.max_gaps,
-            max_input_bytes: self.count("maxInputBytes", d.max_input_bytes)?,
-        })
+        let mut p = match self.get("policy") {
+            None => Limits::default(),
+            Some(v) => {
+                let v = if v.is_string() { Value::String(text_arg(&v, "options.policy")?) } else { value_arg(&v, "options.policy")? };
+                crate::policy::Policy::from_value(&v).map_err(|e| {
+                    let err = js_error("EvidenceError", e.code(), &e.message());
+                    let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(e.field()));
+                    JsValue::from(err)
+                })?
+            }
+        };
+        p.max_claims = self.count("maxClaims", p.max_claims)?;
+        p.max_citations = self.count("maxCitations", p.max_citations)?;
+        p.max_input_bytes = self.count("maxInputBytes", p.max_input_bytes)?;
+        p.max_sources = self.count("maxSources", p.max_sources)?;
+        p.max_source_bytes = self.count("maxSourceBytes", p.max_source_bytes)?;
+        p.reference_messages = self.get("compat").is_some_and(|v| v.as_string().as_deref() == Some("reference"));
+        Ok(p)
     }
 
     /// `reviewKey`: the host's secret for review signatures (a string, its UTF-8 bytes).
@@ -699,12 +733,14 @@ impl Options {
         }
     }
 
-    fn store(&self) -> Result<StoreOptions, JsValue> {
-        let d = StoreOptions::default();
-        Ok(StoreOptions {
-            max_sources: self.count("maxSources", d.max_sources)?,
-            max_source_bytes: self.count("maxSourceBytes", d.max_source_bytes)?,
-        })
+    /// `reviews: "throw" | "report"` (default `default`).
+    fn reviews(&self, default: crate::assess::ReviewMode) -> Result<crate::assess::ReviewMode, JsValue> {
+        match self.get("reviews").and_then(|v| v.as_string()).as_deref() {
+            None if self.get("reviews").is_none() => Ok(default),
+            Some("throw") => Ok(crate::assess::ReviewMode::Throw),
+            Some("report") => Ok(crate::assess::ReviewMode::Report),
+            _ => Err(argument_error("options.reviews must be \"throw\" or \"report\"".to_owned())),
+        }
     }
 }
 
@@ -782,6 +818,12 @@ impl EvidenceStore {
         let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
         std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed_error())
     }
+
+    /// An argument read under the store's policy (issue 14: the store carries it).
+    fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+        let policy = self.core()?.policy().clone();
+        parse_arg_with(&value, text_ok, name, &policy)
+    }
 }
 
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
@@ -804,12 +846,13 @@ impl EvidenceStore {
     /// specs (default 16) or two share a `source_id`.
     #[wasm_bindgen(constructor)]
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
-        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes", "lang"], "options")?;
+        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes", "lang", "policy", "compat"], "options")?;
         let lang = options.lang()?;
         let _lang = LangGuard::set(lang);
         let v = value_arg(&specs.into(), "specs")?;
-        let specs = crate::contract::specs_from_value(&v).map_err(|e| contract_error(&e))?;
-        let inner = CoreStore::new(specs, options.store()?, options.clock()?).map_err(store_error)?;
+        let policy = options.limits()?;
+        let specs = crate::contract::specs_from_value_with(&v, &policy).map_err(|e| contract_error(&e))?;
+        let inner = CoreStore::with_policy(specs, policy, options.clock()?).map_err(store_error)?;
         Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 
@@ -818,7 +861,7 @@ impl EvidenceStore {
     /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
     pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         if let Some(s) = content.dyn_ref::<JsString>() {
             let core = self.core()?;
@@ -836,7 +879,7 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = ingestReadResult)]
     pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         let result = value_arg(&result.into(), "result")?;
         let r = self.core()?.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
@@ -846,8 +889,8 @@ impl EvidenceStore {
     /// The snapshot a ref names, if it is still current in this scope.
     pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let core = self.core()?;
         let s = core.get(&scope, &source_ref).map_err(store_error)?;
         typed(&**s)
@@ -857,8 +900,8 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = checkCitation)]
     pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let citation: Citation = parse_arg(&citation.into(), false, "citation")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let citation: Citation = self.arg(citation.into(), false, "citation")?;
         let core = self.core()?;
         let s = core.check_citation(&scope, &citation).map_err(store_error)?;
         typed(&**s)
@@ -874,8 +917,8 @@ impl EvidenceStore {
         options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
         let (selector, locate_options) = quote_options(text, options)?;
@@ -897,8 +940,8 @@ impl EvidenceStore {
         options: Option<JsRangeOptions>,
     ) -> Result<JsCitation, JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
         let options = Options::new(options.map(Into::into), &["unit"], "options")?;
         let unit = options.unit("unit", Unit::Utf16)?;
@@ -913,7 +956,7 @@ impl EvidenceStore {
     /// Drops the current snapshot; the revision counter stays.
     pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         self.core()?.remove(&scope, &source_id).map_err(store_error)
     }
@@ -941,15 +984,16 @@ impl EvidenceStore {
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
-    let options = Options::new(options.map(Into::into), &["dialect", "lang"], "options")?;
+    let options = Options::new(options.map(Into::into), &["dialect", "lang", "policy", "compat"], "options")?;
     let _lang = LangGuard::set(options.lang()?);
+    let policy = options.limits()?;
     let report: Report = match options.dialect()? {
-        Dialect::Standard => parse_arg(&input.into(), true, "report")?,
+        Dialect::Standard => parse_arg_with(&input.into(), true, "report", &policy)?,
         Dialect::OpenAiStrict => {
             let text = json_text(&input.into(), true, "report", DEFAULT_MAX_INPUT_BYTES)?;
             let mut v = parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "report").map_err(|e| contract_error(&e))?;
             crate::schema::strip_nulls(&mut v);
-            Report::from_value(&v).map_err(|e| contract_error(&e))?
+            Report::from_value_with(&v, &policy).map_err(|e| contract_error(&e))?
         }
     };
     typed(&report)
@@ -966,32 +1010,37 @@ impl Options {
     }
 }
 
-fn schema_arg(options: Option<JsSchemaOptions>) -> Result<Dialect, JsValue> {
-    Options::new(options.map(Into::into), &["dialect"], "options")?.dialect()
+fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
+    let options = Options::new(options.map(Into::into), &["dialect", "policy"], "options")?;
+    Ok((options.dialect()?, options.limits()?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
 #[wasm_bindgen(js_name = reportJsonSchema)]
 pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::report_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::report_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a citation.
 #[wasm_bindgen(js_name = citationJsonSchema)]
 pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::citation_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::citation_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a claim.
 #[wasm_bindgen(js_name = claimJsonSchema)]
 pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::claim_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::claim_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a bundle (the CLI's input).
 #[wasm_bindgen(js_name = bundleJsonSchema)]
 pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::bundle_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::bundle_schema(dialect, &policy))
 }
 
 /// SHA-256 hex of the report's canonical JSON.
@@ -1017,10 +1066,11 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
-    let options = Options::new(options.map(Into::into), &["now", "key", "lang"], "options")?;
+    let options = Options::new(options.map(Into::into), &["now", "key", "lang", "policy", "compat"], "options")?;
     let _lang = LangGuard::set(options.lang()?);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let policy = options.limits()?;
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
     let clock = options.clock()?;
     let key = match options.get("key") {
         Some(k) => Some(text_arg(&k, "options.key")?).filter(|k| !k.is_empty()).map(String::into_bytes).ok_or_else(|| argument_error("options.key must not be empty".to_owned())).map(Some)?,
@@ -1037,13 +1087,14 @@ pub fn record_review(
             _ => Ok(Value::Null),
         }
     };
-    let review = crate::review::record_review_value(
+    let review = crate::review::record_review_value_with(
         &scope,
         &report,
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
         &clock,
+        &policy,
     )
     .map_err(|k| evidence_error(k.code(), k.message()))?;
     let review = match key {
@@ -1062,14 +1113,17 @@ pub fn assess(
     reviews: Option<JsReviews>,
     options: Option<JsAssessOptions>,
 ) -> Result<JsAssessment, JsValue> {
-    let options = Options::new(options.map(Into::into), &["reviewKey", "lang"], "options")?;
+    let options = Options::new(options.map(Into::into), &["reviewKey", "lang", "reviews"], "options")?;
     let lang = options.lang()?;
     let _lang = LangGuard::set(lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-    let report: Report = parse_arg(&report.into(), true, "report")?;
+    // The store carries the policy: the report and reviews are read under it.
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
     let reviews = reviews_arg(reviews)?;
     let key = options.review_key()?;
-    let mut a = crate::assess::check_with(&scope, &report, &*store.core()?, &reviews, key.as_deref())
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
+    let mut a = crate::assess::check_opts(&scope, &report, &*store.core()?, &reviews, check)
         .map_err(|k| evidence_error(k.code(), k.message()))?
         .assessment;
     a.localize(lang);
@@ -1085,15 +1139,17 @@ pub fn render(
     reviews: Option<JsReviews>,
     options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
-    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey", "lang"], "options")?;
+    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey", "lang", "reviews"], "options")?;
     let lang = options.lang()?;
     let _lang = LangGuard::set(lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
     let reviews = reviews_arg(reviews)?;
     let key = options.review_key()?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
     let (clock, escaping) = (options.clock()?, options.escaping()?);
-    let a = crate::render::render_in(&scope, &report, &*store.core()?, &reviews, &clock, escaping, key.as_deref(), lang)
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang)
         .map_err(render_error)?;
     typed(&a)
 }
@@ -1103,7 +1159,7 @@ pub fn render(
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = Options::new(
         options.map(Into::into),
-        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey", "lang"],
+        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey", "lang", "policy"],
         "options",
     )?;
     let lang = options.lang()?;
@@ -1111,13 +1167,13 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let options = BundleOptions {
         clock: options.clock()?,
         render: options.flag("render", true)?,
-        store: options.store()?,
-        limits: options.limits()?,
+        policy: options.limits()?,
         escaping: options.escaping()?,
         review_key: options.review_key()?,
         lang,
+        reviews: crate::assess::ReviewMode::Report,
     };
-    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits)?;
+    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.policy)?;
     let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
     typed(&result)
 }
@@ -1259,8 +1315,8 @@ pub fn wasm_memory_bytes() -> f64 {
 /// in the state).
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore) -> Result<JsWebAnnotations, JsValue> {
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
-    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let scope: Scope = store.arg(scope.into(), false, "scope")?;
+    let report: Report = store.arg(report.into(), true, "report")?;
     let out = crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).map_err(|k| evidence_error(k.code(), k.message()))?;
     typed(&out)
 }
@@ -1410,7 +1466,7 @@ impl EvidenceStore {
     pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
         let options = Options::new(options.map(Into::into), &["whitespace"], "options")?;
         let _lang = LangGuard::set(self.lang);
-        let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let v = value_arg(&annotation.into(), "annotation")?;
         let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()?).map_err(store_error)?;
         typed(&c)
@@ -1434,7 +1490,7 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
         None => store.lang,
     };
     let _lang = LangGuard::set(lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope")?;
+    let scope: Scope = store.arg(scope.into(), false, "scope")?;
     let draft = json_value_arg(&draft.into(), "draft")?;
     let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
     typed(&r)
@@ -1450,11 +1506,11 @@ pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions
     let bundle_options = BundleOptions {
         clock: options.clock()?,
         render: false,
-        store: options.store()?,
-        limits: options.limits()?,
+        policy: options.limits()?,
         escaping: Escaping::Hardened,
         review_key: None,
         lang,
+        reviews: crate::assess::ReviewMode::Report,
     };
     let draft = json_value_arg(&draft.into(), "draft")?;
     let r = crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()?).map_err(bundle_error)?;
@@ -1634,7 +1690,7 @@ impl DocumentCatalog {
 #[wasm_bindgen(typescript_custom_section)]
 const PARSE_BUNDLE_TYPES: &str = r#"
 /** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
-export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; }
+export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; policy?: PolicyInput; }
 /** A bundle as parsed: every default filled in (an absent content reads as ""). */
 export interface ParsedBundle { scope: Scope; sources: { spec: SourceSpec; content: string; revision: number; fetched_at: string | null }[]; report: ParsedReport; reviews: Review[]; }
 "#;
@@ -1652,7 +1708,7 @@ extern "C" {
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
 #[wasm_bindgen(js_name = parseBundle)]
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
-    let options = Options::new(options.map(Into::into), &["requireContents", "maxClaims", "maxCitations", "maxInputBytes", "lang"], "options")?;
+    let options = Options::new(options.map(Into::into), &["requireContents", "maxClaims", "maxCitations", "maxInputBytes", "lang", "policy"], "options")?;
     let _lang = LangGuard::set(options.lang()?);
     let limits = options.limits()?;
     let bundle: Bundle = if options.flag("requireContents", true)? {
@@ -1672,4 +1728,29 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
 #[wasm_bindgen(js_name = showInvisible)]
 pub fn show_invisible(text: &str) -> String {
     crate::visible::show_invisible(text)
+}
+
+// ---- issue 14: policies ---------------------------------------------------------------
+
+/// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
+/// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
+/// naming it. For hosts that load a policy file (the CLI's `--policy FILE.json`).
+#[wasm_bindgen(js_name = parsePolicy)]
+pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
+    let parsed = match policy.as_string() {
+        Some(text) => crate::policy::Policy::from_json(&text),
+        None => crate::policy::Policy::from_value(&value_arg(&policy, "policy")?),
+    };
+    let p = parsed.map_err(|e| {
+        let err = js_error("EvidenceError", e.code(), &e.message());
+        let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(e.field()));
+        JsValue::from(err)
+    })?;
+    typed(&p)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "Policy")]
+    pub type JsPolicy;
 }

@@ -40,22 +40,22 @@ fn the_articles_mutations() {
     past.claims[0].citations[0].end = 10_000;
     assert_eq!(issue_codes(&past, &st, &s), ["range_out_of_bounds"]);
     // Wrong scope: another tenant sees nothing.
-    assert_eq!(issue_codes(&report, &st, &scope("other")), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st, &scope("other")), ["source_not_ingested"]);
     // Wrong digest fails the version check first.
     let mut digest = report.clone();
     digest.claims[0].citations[0].source_ref.digest = "0".repeat(64);
-    assert_eq!(issue_codes(&digest, &st, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&digest, &st, &s), ["digest_mismatch"]);
     // Stale revision.
     let mut st2 = store();
     st2.ingest(&s, "a", TEXT).unwrap();
     st2.ingest(&s, "a", &format!("{TEXT}More.\n")).unwrap();
-    assert_eq!(issue_codes(&report, &st2, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st2, &s), ["revision_stale"]);
     // Removed, then re-ingested with the same text: a new revision, the old citation stays dead.
     let mut st3 = store();
     st3.ingest(&s, "a", TEXT).unwrap();
     st3.remove(&s, "a").unwrap();
     assert_eq!(st3.ingest(&s, "a", TEXT).unwrap().revision, 2);
-    assert_eq!(issue_codes(&report, &st3, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st3, &s), ["revision_stale"]);
 }
 
 #[test]

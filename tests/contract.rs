@@ -108,7 +108,8 @@ fn cross_field_rules_each_reported() {
         vec![
             ("".to_owned(), "duplicate_claim_id".to_owned()),
             ("".to_owned(), "duplicate_citation_in_claim".to_owned()),
-            ("".to_owned(), "citation_id_conflict".to_owned()),
+            ("/claims/2/citations/0".to_owned(), "citation_id_conflict".to_owned()),
+            ("/claims/2/citations/1".to_owned(), "citation_id_conflict".to_owned()),
             ("".to_owned(), "duplicate_conflict_member".to_owned()),
             ("".to_owned(), "unknown_conflict_member".to_owned()),
         ]

@@ -14,7 +14,7 @@ use support::*;
 fn store_catalogue_limits() {
     let many: Vec<SourceSpec> = (0..17).map(|i| spec(&format!("s{i}"))).collect();
     let err = EvidenceStore::new(many.clone(), StoreOptions::default(), clock()).unwrap_err();
-    assert_eq!(err, StoreError::Store(StoreErrorKind::CatalogueInvalid));
+    assert_eq!(err.code(), StoreErrorKind::CatalogueInvalid.code());
     let raised = StoreOptions { max_sources: 17, ..StoreOptions::default() };
     assert!(EvidenceStore::new(many, raised, clock()).is_ok());
     let err = EvidenceStore::new(vec![spec("a"), spec("a")], StoreOptions::default(), clock()).unwrap_err();

@@ -100,7 +100,7 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
   assert.equal(r.code, 2, r.stderr);
   assert.equal(readFileSync(never, "utf8"), "untouched", "no artifact is written for an invalid report");
   assert.match(r.stdout, /^status: invalid\n/);
-  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。\n"), r.stdout);
+  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22)\n"), r.stdout);
   assert.ok(r.stdout.includes("artifact: not rendered — report_invalid: 报告引用无效,拒绝导出。\n"), r.stdout);
 });
 
@@ -410,7 +410,7 @@ function documentsBundle(vocabulary) {
   };
 }
 
-test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", { skip: typeof ec.parsePolicy !== "function" && "the policy is not on main yet" }, () => {
+test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", () => {
   const path = tmp("documents.json", JSON.stringify(documentsBundle(false)));
   const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
   const refused = run("check", path, "--lang", "en");

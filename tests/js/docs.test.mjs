@@ -85,11 +85,18 @@ const project = userProject();
 let server;
 let browser;
 
+/** The file a browser gets for an entry of the package: its `browser` (else `import`, else `default`) condition. */
+function browserEntry(entry) {
+  const target = JSON.parse(readFileSync(join(PKG, "package.json"), "utf8")).exports[entry];
+  const pick = (t) => (typeof t === "string" ? t : t && pick(t.browser ?? t.import ?? t.default));
+  return "/node_modules/evidence-check/" + pick(target).replace(/^\.\//, "");
+}
+
 before(async () => {
+  const imports = { "evidence-check": browserEntry("."), "evidence-check/web": browserEntry("./web") };
   server = await serveStatic({
     "/": { type: "text/html; charset=utf-8", body: `<!doctype html><meta charset="utf-8"><title>docs</title>
-<script type="importmap">{"imports": {"evidence-check": "/node_modules/evidence-check/web/evidence_check.js",
-  "evidence-check/web": "/node_modules/evidence-check/web/evidence_check.js"}}</script><body></body>` },
+<script type="importmap">${JSON.stringify({ imports })}</script><body></body>` },
     "/node_modules/evidence-check/": PKG,
     "/examples/": join(ROOT, "examples"),
     "/favicon.ico": { type: "image/x-icon", body: "" },

@@ -1149,8 +1149,17 @@ pub fn render(
     let key = options.review_key()?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
     let (clock, escaping) = (options.clock()?, options.escaping()?);
-    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang)
-        .map_err(render_error)?;
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang).map_err(|f| match &f.detail {
+        // An oversize artifact: its size, the limit and how to raise it.
+        Some(d) => {
+            let err = js_error("EvidenceError", f.code(), &f.message_in(lang));
+            if let Ok(v) = to_js(d) {
+                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+            }
+            JsValue::from(err)
+        }
+        None => render_error(f.error),
+    })?;
     typed(&a)
 }
 

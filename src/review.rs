@@ -195,3 +195,16 @@ pub fn record_review_value_with(
     let note = note.as_str().ok_or(ReviewErrorKind::InvalidNote)?;
     record_review_with(scope, report, claim_id, verdict, note, clock, policy)
 }
+
+/// The subject and numbers of a refused review (issue 14): the claim id it names, or
+/// the note's length against the policy's limit (`note_chars`, when the note is a string).
+pub fn refusal_detail(kind: ReviewErrorKind, claim_id: &Value, note_chars: Option<usize>, policy: &crate::policy::Policy) -> Option<crate::error::Detail> {
+    use crate::error::Detail;
+    match kind {
+        ReviewErrorKind::UnknownClaim => claim_id.as_str().map(|c| Detail { claim_id: Some(c.to_owned()), ..Detail::default() }),
+        ReviewErrorKind::InvalidNote => note_chars
+            .filter(|n| *n > policy.max_note_chars)
+            .map(|n| Detail::limit(n, policy.max_note_chars, "code_points", "max_note_chars")),
+        _ => None,
+    }
+}

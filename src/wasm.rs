@@ -1087,16 +1087,24 @@ pub fn record_review(
             _ => Ok(Value::Null),
         }
     };
-    let review = crate::review::record_review_value_with(
-        &scope,
-        &report,
-        &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
-        &as_value(&verdict, "verdict", 12)?,
-        &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
-        &clock,
-        &policy,
-    )
-    .map_err(|k| evidence_error(k.code(), k.message()))?;
+    let claim_value = as_value(&claim_id, "claimId", MAX_ID_UNITS)?;
+    let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
+    // The note's length for the message: its code points, or past the copy limit its UTF-16 length.
+    let note_chars = match &note_value {
+        Value::String(n) => Some(n.chars().count()),
+        _ => note.dyn_ref::<JsString>().map(|s| s.length() as usize),
+    };
+    let review = crate::review::record_review_value_with(&scope, &report, &claim_value, &as_value(&verdict, "verdict", 12)?, &note_value, &clock, &policy)
+        .map_err(|k| match crate::review::refusal_detail(k, &claim_value, note_chars, &policy).filter(|_| !policy.reference_messages) {
+            Some(d) => {
+                let err = js_error("EvidenceError", k.code(), &d.message(k.message_in(lang()), lang()));
+                if let Ok(v) = to_js(&d) {
+                    let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+                }
+                JsValue::from(err)
+            }
+            None => evidence_error(k.code(), k.message()),
+        })?;
     let review = match key {
         Some(k) => crate::review::sign_review(&review, &k),
         None => review,
@@ -1149,8 +1157,17 @@ pub fn render(
     let key = options.review_key()?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
     let (clock, escaping) = (options.clock()?, options.escaping()?);
-    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang)
-        .map_err(render_error)?;
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang).map_err(|f| match &f.detail {
+        // An oversize artifact: its size, the limit and how to raise it.
+        Some(d) => {
+            let err = js_error("EvidenceError", f.code(), &f.message_in(lang));
+            if let Ok(v) = to_js(d) {
+                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
+            }
+            JsValue::from(err)
+        }
+        None => render_error(f.error),
+    })?;
     typed(&a)
 }
 

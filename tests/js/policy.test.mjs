@@ -55,6 +55,12 @@ test("the policy option: a store applies its policy to ingest, quote, assess and
   assert.equal(ec.parseReport(long, { policy: "documents" }).claims.length, 13);
   assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW }), (e) => e.code === "invalid_note");
   assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW, policy: "documents" }).claim_id, "k1");
+  // The documents note limit at its edge, and refusals that name their subject and numbers.
+  assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(20000), { now: NOW, policy: "documents" }).note.length, 20000);
+  assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(20001), { now: NOW, policy: "documents", lang: "en" }), (e) =>
+    e.code === "invalid_note" && e.detail.size === 20001 && e.detail.limit === 20000 && e.message.includes("max_note_chars") && e.message.includes("--policy documents"));
+  assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW }), (e) => e.code === "unknown_claim" && e.detail.claim_id === "k9" && e.message.includes("k9"));
+  assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW, compat: "reference" }), (e) => e.message === "审阅目标不存在。" && e.detail === undefined);
   // Scope ids with @ under documents.
   const mail = { tenant_id: "acme.com", user_id: "ana@acme.com" };
   assert.throws(() => ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW }), (e) => e.code === "contract");
@@ -94,6 +100,27 @@ test("checkBundle: the documents preset's limits at their edge (limit and limit 
   };
   assert.equal(parse(quoted(20000)).claims[0].citations[0].quote.length, 20000);
   assert.throws(() => parse(quoted(20001)), (e) => e.issues[0].path === "/claims/0/citations/0/quote");
+});
+
+test("twelve long quotes: render refuses the artifact under reference, naming size, limit and flag; documents renders it", () => {
+  const text = Array.from({ length: 12 }, (_, i) => `Paragraph ${i}: ${"word ".repeat(150).trim()}`).join("\n\n");
+  const make = (policy) => {
+    const store = new ec.EvidenceStore([spec("a")], { now: NOW, policy: { extends: policy, max_source_bytes: 100000 } });
+    const ref = store.ingest(scope, "a", text);
+    const claims = Array.from({ length: 12 }, (_, i) => ({ claim_id: `k${i}`, text: "claim", kind: "fact", citations: [store.quote(scope, ref, `Paragraph ${i}: ${"word ".repeat(150).trim()}`, `c${i}`)] }));
+    return { store, report: { title: "T", claims } };
+  };
+  const ref = make("reference");
+  assert.equal(ec.assess(scope, ref.report, ref.store).status, "needs_review");
+  assert.throws(() => ec.render(scope, ref.report, ref.store, [], { now: NOW, lang: "en" }), (e) => {
+    assert.equal(e.code, "artifact_too_large");
+    assert.equal(e.detail.limit, 8000);
+    assert.equal(e.detail.policy_field, "max_artifact_chars");
+    assert.ok(e.detail.size > 8000 && e.message.includes(`${e.detail.size} code_points`) && e.message.includes("--policy documents"), e.message);
+    return true;
+  });
+  const doc = make("documents");
+  assert.equal(ec.render(scope, doc.report, doc.store, [], { now: NOW }).status, "needs_review");
 });
 
 test("split codes: each names its subject; compat reference keeps ref_unavailable", () => {

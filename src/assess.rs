@@ -203,6 +203,20 @@ pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
     check(scope, report, store, reviews).map(|c| c.assessment)
 }
 
+/// [`check_with`]'s assessment with its issues' messages in a language.
+pub fn assess_in(
+    scope: &Scope,
+    report: &Report,
+    store: &EvidenceStore,
+    reviews: &[Review],
+    review_key: Option<&[u8]>,
+    lang: crate::error::Lang,
+) -> Result<Assessment, ReviewErrorKind> {
+    let mut a = check_with(scope, report, store, reviews, review_key)?.assessment;
+    a.localize(lang);
+    Ok(a)
+}
+
 /// [`assess`], keeping what rendering needs.
 pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review]) -> Result<Checked<'r>, ReviewErrorKind> {
     check_with(scope, report, store, reviews, None)

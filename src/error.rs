@@ -9,7 +9,8 @@ use std::fmt;
 
 /// The language of messages and artifact labels. Chinese (the reference's texts) is the
 /// default; every code and every label also has an English text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     Zh,
@@ -23,6 +24,41 @@ impl Lang {
             "en" => Some(Lang::En),
             _ => None,
         }
+    }
+}
+
+/// What every error of the library is: a stable code, a message in a language, and for a
+/// broken contract the list of issues. The binding turns any `Coded` into the one JS
+/// error class that fits (`ContractError` when it has issues, else `EvidenceError`).
+pub trait Coded {
+    /// The stable code.
+    fn code(&self) -> &'static str;
+    /// The message in a language.
+    fn message(&self, lang: Lang) -> String;
+    /// Every violation, localised, for a broken contract; `None` for any other error.
+    fn issues(&self, _lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        None
+    }
+    /// Properties the thrown error carries besides `code`, `message` and `issues`
+    /// (the document of a catalogue error, the source and counts of a locate error).
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+}
+
+/// An error with the language its message is to be given in: what a call returns to the
+/// binding, which converts it once. `result.in_lang(lang)?` is the whole call site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InLang<E>(pub E, pub Lang);
+
+/// `Result::in_lang`: attaches the call's language to its error.
+pub trait WithLang<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>>;
+}
+
+impl<T, E: Coded> WithLang<T, E> for Result<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>> {
+        self.map_err(|e| InLang(e, lang))
     }
 }
 
@@ -211,6 +247,31 @@ impl ContractError {
     }
 }
 
+impl ContractError {
+    /// The error with the reference's cross-field messages in a language.
+    pub fn localized(&self, lang: Lang) -> ContractError {
+        let mut e = self.clone();
+        for v in &mut e.violations {
+            if let Some(m) = v.code.reference_message_in(lang) {
+                v.message = m.to_owned();
+            }
+        }
+        e
+    }
+}
+
+impl Coded for ContractError {
+    fn code(&self) -> &'static str {
+        "contract"
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.localized(lang).message()
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        Some((self.subject, self.localized(lang).violations))
+    }
+}
+
 impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message())
@@ -246,7 +307,15 @@ macro_rules! coded_enum {
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.message())
+                f.write_str($name::message(*self))
+            }
+        }
+        impl Coded for $name {
+            fn code(&self) -> &'static str {
+                (*self).code()
+            }
+            fn message(&self, lang: Lang) -> String {
+                self.message_in(lang).to_owned()
             }
         }
         impl std::error::Error for $name {}
@@ -351,6 +420,8 @@ coded_enum! {
         /// An argument has the wrong JS type or an unknown option, or reading it threw
         /// (a `toJSON`, a getter or a Proxy trap); the thrown message names the argument.
         InvalidArgument => ("invalid_argument", "参数无效:类型不对、含未知选项,或读取参数时宿主代码抛出了异常。", "An argument is invalid: the wrong type, an unknown option, or reading it threw an exception."),
+        /// A string argument holds an unpaired surrogate: it is not valid Unicode.
+        InvalidUnicode => ("invalid_unicode", "参数含有未配对的代理项,不是合法的 Unicode。", "An argument contains an unpaired surrogate; it is not valid Unicode."),
         /// The store was freed with `free()`; it cannot be used any more.
         StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
     }
@@ -391,9 +462,34 @@ impl StoreError {
     /// The message.
     pub fn message(&self) -> String {
         match self {
-            Self::Store(k) => k.message().to_owned(),
+            Self::Store(k) => StoreErrorKind::message(*k).to_owned(),
             Self::Contract(c) => c.message(),
             Self::Locate(l) => l.message_in(Lang::Zh),
+        }
+    }
+}
+
+impl Coded for StoreError {
+    fn code(&self) -> &'static str {
+        StoreError::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Store(k) => k.message_in(lang).to_owned(),
+            Self::Contract(c) => Coded::message(c, lang),
+            Self::Locate(l) => Coded::message(l, lang),
+        }
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            _ => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            Self::Locate(l) => l.details(),
+            _ => Vec::new(),
         }
     }
 }
@@ -445,6 +541,18 @@ impl RenderError {
         }
     }
 }
+impl Coded for RenderError {
+    fn code(&self) -> &'static str {
+        (*self).code()
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Review(k) => k.message_in(lang).to_owned(),
+            Self::Render(k) => k.message_in(lang).to_owned(),
+        }
+    }
+}
+
 impl From<ReviewErrorKind> for RenderError {
     fn from(k: ReviewErrorKind) -> Self {
         Self::Review(k)
@@ -457,7 +565,48 @@ impl From<RenderErrorKind> for RenderError {
 }
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+        f.write_str(RenderError::message(*self))
     }
 }
 impl std::error::Error for RenderError {}
+
+/// A refusal of the binding before the core is reached: its kind, and a message that
+/// names the argument (kept as given: it says more than the kind's generic text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingError {
+    pub kind: BindingErrorKind,
+    pub detail: Option<String>,
+}
+
+impl BindingError {
+    /// `invalid_argument` naming the argument.
+    pub fn argument(detail: impl Into<String>) -> BindingError {
+        BindingError { kind: BindingErrorKind::InvalidArgument, detail: Some(detail.into()) }
+    }
+    /// `invalid_unicode` naming the argument.
+    pub fn unicode(detail: impl Into<String>) -> BindingError {
+        BindingError { kind: BindingErrorKind::InvalidUnicode, detail: Some(detail.into()) }
+    }
+}
+
+impl From<BindingErrorKind> for BindingError {
+    fn from(kind: BindingErrorKind) -> Self {
+        BindingError { kind, detail: None }
+    }
+}
+
+impl Coded for BindingError {
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.detail.clone().unwrap_or_else(|| self.kind.message_in(lang).to_owned())
+    }
+}
+
+impl fmt::Display for BindingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Coded::message(self, Lang::En))
+    }
+}
+impl std::error::Error for BindingError {}

@@ -169,3 +169,30 @@ pub fn record_review_value(
     let note = note.as_str().ok_or(ReviewErrorKind::InvalidNote)?;
     record_review(scope, report, claim_id, verdict, note, clock)
 }
+
+/// Review records as a host gives them (a JSON array, `null` for none), checked as one
+/// list with paths `/0`, `/1`, …
+pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::ContractError> {
+    if v.is_null() {
+        return Ok(Vec::new());
+    }
+    crate::contract::list_from_value(v, "reviews", <Review as crate::contract::Contract>::check, |_, _| {})
+}
+
+/// [`record_review_value`], then signed with `key` when one is given (HMAC-SHA-256 over
+/// the review's canonical JSON, see [`sign_review`]).
+pub fn record_review_signed(
+    scope: &Scope,
+    report: &Report,
+    claim_id: &Value,
+    verdict: &Value,
+    note: &Value,
+    clock: &Clock,
+    key: Option<&[u8]>,
+) -> Result<Review, ReviewErrorKind> {
+    let review = record_review_value(scope, report, claim_id, verdict, note, clock)?;
+    Ok(match key {
+        Some(k) => sign_review(&review, k),
+        None => review,
+    })
+}

@@ -323,3 +323,30 @@ impl From<StoreError> for QuoteRangeError {
         QuoteRangeError::Store(e)
     }
 }
+
+impl crate::error::Coded for QuoteRangeError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Store(e) => e.code(),
+            Self::Offset(k) => k.code(),
+        }
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        match self {
+            Self::Store(e) => crate::error::Coded::message(e, lang),
+            Self::Offset(k) => k.message_in(lang).to_owned(),
+        }
+    }
+    fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
+        match self {
+            Self::Store(e) => e.issues(lang),
+            Self::Offset(_) => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            Self::Store(e) => e.details(),
+            Self::Offset(_) => Vec::new(),
+        }
+    }
+}

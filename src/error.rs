@@ -141,7 +141,7 @@ pub enum ViolationCode {
 
 impl ViolationCode {
     /// The stable code.
-    pub fn code(self) -> &'static str {
+    pub const fn code(self) -> &'static str {
         match self {
             Self::InvalidJson => "invalid_json",
             Self::InputTooLarge => "input_too_large",
@@ -176,6 +176,21 @@ impl ViolationCode {
         Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
         Self::TooManyValues,
     ];
+
+    /// Every code, in the order of [`Self::ALL`].
+    pub const CODES: [&'static str; Self::ALL.len()] = {
+        let mut out = [""; Self::ALL.len()];
+        let mut i = 0;
+        while i < Self::ALL.len() {
+            // Evaluated at compile time: an index out of range fails the build.
+            #[allow(clippy::indexing_slicing)]
+            {
+                out[i] = Self::ALL[i].code();
+            }
+            i += 1;
+        }
+        out
+    };
 
     /// The reference's message for its cross-field rules, in a language.
     pub fn reference_message_in(self, lang: Lang) -> Option<&'static str> {
@@ -289,6 +304,8 @@ macro_rules! coded_enum {
         impl $name {
             /// Every variant, for documentation and tests.
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            /// Every code, in the order of [`Self::ALL`].
+            pub const CODES: &'static [&'static str] = &[$($code),*];
             /// The stable code.
             pub fn code(self) -> &'static str {
                 match self { $( Self::$variant => $code, )* }
@@ -610,3 +627,78 @@ impl fmt::Display for BindingError {
     }
 }
 impl std::error::Error for BindingError {}
+
+// ---- the codes as TypeScript string-literal unions (the .d.ts is made from these) -----
+
+/// The codes of every refusal other than a broken contract, kind by kind.
+pub const EVIDENCE_CODES: &[&[&str]] = &[
+    StoreErrorKind::CODES,
+    ReviewErrorKind::CODES,
+    SignatureProblem::CODES,
+    RenderErrorKind::CODES,
+    OffsetErrorKind::CODES,
+    ClockErrorKind::CODES,
+    BindingErrorKind::CODES,
+    CatalogErrorKind::CODES,
+];
+
+/// The codes of the rules of a contract.
+pub const ISSUE_CODES: &[&[&str]] = &[&ViolationCode::CODES];
+
+/// `{head}"a" | "b" | …;` at compile time, and its length (codes are ASCII, so the
+/// bytes are UTF-8). Bytes past `N` are not written: `ts_union::<0>` gives the length.
+// Evaluated at compile time: an index out of range fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+pub const fn ts_union<const N: usize>(head: &str, lists: &[&[&str]]) -> ([u8; N], usize) {
+    let mut out = [b' '; N];
+    let mut at = 0;
+    macro_rules! put {
+        ($bytes:expr) => {{
+            let b: &[u8] = $bytes;
+            let mut k = 0;
+            while k < b.len() {
+                if at + k < N {
+                    out[at + k] = b[k];
+                }
+                k += 1;
+            }
+            at += b.len();
+        }};
+    }
+    put!(head.as_bytes());
+    let mut i = 0;
+    while i < lists.len() {
+        let list = lists[i];
+        let mut j = 0;
+        while j < list.len() {
+            if !(i == 0 && j == 0) {
+                put!(b" | ");
+            }
+                let code = list[j];
+            put!(b"\"");
+            put!(code.as_bytes());
+            put!(b"\"");
+            j += 1;
+        }
+        i += 1;
+    }
+    put!(b";");
+    (out, at)
+}
+
+const EVIDENCE_HEAD: &str = "/** The codes of every refusal other than a broken contract (see docs/errors.md). */\nexport type EvidenceCode = ";
+const ISSUE_HEAD: &str = "/** The code of one broken rule of a contract. */\nexport type IssueCode = ";
+const EVIDENCE_TS_BYTES: [u8; ts_union::<0>(EVIDENCE_HEAD, EVIDENCE_CODES).1] = ts_union(EVIDENCE_HEAD, EVIDENCE_CODES).0;
+const ISSUE_TS_BYTES: [u8; ts_union::<0>(ISSUE_HEAD, ISSUE_CODES).1] = ts_union(ISSUE_HEAD, ISSUE_CODES).0;
+
+/// `export type EvidenceCode = "catalogue_invalid" | …;`, made from the kinds' code lists.
+pub const EVIDENCE_CODE_TS: &str = match core::str::from_utf8(&EVIDENCE_TS_BYTES) {
+    Ok(s) => s,
+    Err(_) => "export type EvidenceCode = string;",
+};
+
+/// `export type IssueCode = "invalid_json" | …;`, made from [`ViolationCode::ALL`].
+pub const ISSUE_CODE_TS: &str = match core::str::from_utf8(&ISSUE_TS_BYTES) {
+    Ok(s) => s,
+    Err(_) => "export type IssueCode = string;",
+};

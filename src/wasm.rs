@@ -62,7 +62,7 @@ export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidat
 export interface RepairHint { ref: SourceRef; occurrences: number; start?: number; end?: number; }
 /** A citation that failed its check. */
 /** A failed citation (`citation_id` set), or a review refused for its signature (`citation_id: null`). */
-export interface Issue { claim_id: string; citation_id: string | null; code: string; message: string; hint?: RepairHint; }
+export interface Issue { claim_id: string; citation_id: string | null; code: EvidenceCode; message: string; hint?: RepairHint; }
 export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
 /** The rendered Markdown artifact. */
 export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }
@@ -186,23 +186,42 @@ export interface WebAnnotation {
   };
 }
 /** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
-export interface ContractIssue { path: string; code: string; message: string; }
-/** What every function throws: an `Error` subclass with a stable `code`. */
-export interface EvidenceCheckError extends Error {
-  name: "ContractError" | "EvidenceError";
-  code: string;
+export interface ContractIssue { path: string; code: IssueCode; message: string; }
+/** Every stable code of a thrown error or an assessment issue. */
+export type ErrorCode = ContractCode | EvidenceCode;
+/** The code of every broken contract. */
+export type ContractCode = "contract";
+/** What every function throws: an `Error` subclass with a stable `code`. Exported by
+ * name from every entry (`import { ContractError } from "evidence-check"`). */
+export declare class EvidenceCheckError extends Error {
+  name: "EvidenceCheckError" | "ContractError" | "EvidenceError";
+  code: ErrorCode;
 }
 /** A broken contract: `code` is "contract", `issues` lists every violation. */
-export interface ContractError extends EvidenceCheckError { name: "ContractError"; code: "contract"; issues: ContractIssue[]; subject: string; }
+export declare class ContractError extends EvidenceCheckError {
+  name: "ContractError";
+  code: ContractCode;
+  issues: ContractIssue[];
+  subject: string;
+}
 /** Any other refusal, with its own `code`. */
-export interface EvidenceError extends EvidenceCheckError { name: "EvidenceError"; }
+export declare class EvidenceError extends EvidenceCheckError {
+  name: "EvidenceError";
+  code: EvidenceCode;
+}
 /** The classes behind the thrown errors, for `instanceof` checks. */
 export interface ErrorClasses {
-  EvidenceCheckError: Function & { prototype: EvidenceCheckError };
-  ContractError: Function & { prototype: ContractError };
-  EvidenceError: Function & { prototype: EvidenceError };
+  EvidenceCheckError: typeof EvidenceCheckError;
+  ContractError: typeof ContractError;
+  EvidenceError: typeof EvidenceError;
 }
 "#;
+
+/// The code unions, made from the error kinds' code lists.
+#[wasm_bindgen(typescript_custom_section)]
+const EVIDENCE_CODE_TS: &str = crate::error::EVIDENCE_CODE_TS;
+#[wasm_bindgen(typescript_custom_section)]
+const ISSUE_CODE_TS: &str = crate::error::ISSUE_CODE_TS;
 
 #[wasm_bindgen]
 extern "C" {
@@ -315,8 +334,10 @@ extern "C" {
 }
 
 #[cfg(feature = "console_error_panic_hook")]
-#[wasm_bindgen(start, skip_typescript)]
-fn start() {
+/// Installs the panic hook (wasm-bindgen runs it when the module is initialised; calling
+/// it again does nothing).
+#[wasm_bindgen(start)]
+pub fn start() {
     console_error_panic_hook::set_once();
 }
 

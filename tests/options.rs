@@ -191,3 +191,17 @@ fn every_error_is_coded_and_localised_explicitly() {
     assert_eq!(Coded::message(&BindingError::from(BindingErrorKind::StoreFreed), Lang::En), "The evidence store was freed; it cannot be used any more.");
     assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::Zh), "x must be a string");
 }
+
+#[test]
+fn the_code_unions_of_the_types_are_made_from_the_kinds() {
+    use evidence_check::error::{EVIDENCE_CODE_TS, ISSUE_CODE_TS, StoreErrorKind, ViolationCode, CatalogErrorKind};
+    assert!(EVIDENCE_CODE_TS.starts_with("/** "), "{EVIDENCE_CODE_TS}");
+    assert!(EVIDENCE_CODE_TS.ends_with("\";"), "{EVIDENCE_CODE_TS}");
+    for k in StoreErrorKind::ALL {
+        assert!(EVIDENCE_CODE_TS.contains(&format!("\"{}\"", k.code())));
+    }
+    assert!(EVIDENCE_CODE_TS.contains(&format!(" | \"{}\";", CatalogErrorKind::ALL.last().unwrap().code())));
+    assert!(EVIDENCE_CODE_TS.contains("export type EvidenceCode = \"catalogue_invalid\" | \"store_closed\" | "));
+    assert_eq!(ISSUE_CODE_TS.matches(" | ").count() + 1, ViolationCode::ALL.len());
+    assert!(ISSUE_CODE_TS.contains("export type IssueCode = \"invalid_json\" | \"input_too_large\""));
+}

@@ -13,7 +13,11 @@ for (const target of ["node", "web"]) {
     process.exit(1);
   }
 }
+// The version is kept in one place, Cargo.toml; the CLI and the MCP client read it from
+// the package.json written here.
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+const workspace = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const SDK = "@modelcontextprotocol/sdk";
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)?.[1] ?? "0.0.0";
 const manifest = {
   name: "evidence-check",
@@ -41,10 +45,11 @@ const manifest = {
   bin: { "evidence-check": "./bin/cli.mjs" },
   files: ["node/", "web/", "bin/", "README.md", "LICENSE"],
   engines: { node: ">=20" },
-  // The CLI's batch mode runs bundles on a worker pool.
-  dependencies: (({ piscina, "@modelcontextprotocol/sdk": sdk }) => ({ piscina, "@modelcontextprotocol/sdk": sdk }))(
-    JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies,
-  ),
+  // The CLI's batch and stream modes run bundles on a worker pool: its one dependency.
+  dependencies: { piscina: workspace.dependencies.piscina },
+  // The MCP reader (evidence-check/mcp, check --mcp) needs the MCP SDK; only its users install it.
+  peerDependencies: { [SDK]: workspace.devDependencies[SDK] },
+  peerDependenciesMeta: { [SDK]: { optional: true } },
   sideEffects: false,
 };
 // wasm-pack writes a .gitignore of "*" into each build; npm pack would honour it and

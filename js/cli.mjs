@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// evidence-check command line: check a bundle, or print a source digest.
-import { readdirSync, statSync, writeFileSync } from "node:fs";
+// evidence-check command line: check a bundle, a directory of bundles or a stream of
+// them, or print a source digest.
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadPackage, readInputFile, STATUS_EXIT, STATUS_MEANING } from "./load.mjs";
+import { parseArgs } from "node:util";
+import {
+  describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputFile, STATUS_EXIT,
+  STATUS_MEANING, terminalSafe,
+} from "./load.mjs";
 
 const USAGE = `usage:
-  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference] [--lang zh|en]
-  evidence-check check DIR [--jobs N] [--json] [--now ISO-8601]
+  evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference]
+                       [--lang zh|en] [--policy reference|documents|POLICY.json] [--review-key-env NAME]
+  evidence-check check DIR [--jobs N] [--json] [--out DIR] [same options]
+  evidence-check check - [--jobs N] [same options]          (JSON Lines in, JSON Lines out)
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
-                       [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [--now …]
+                       [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
   evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
@@ -18,86 +25,142 @@ const USAGE = `usage:
 
 check   assesses the bundle's report against its sources and reviews, prints the
         status, each claim's state and the issues, and writes the Markdown artifact
-        with --out. Exit code: 0 reviewed_candidate, 1 needs_review or partial,
-        2 invalid, 3 unusable input.
+        with --out (missing directories are made). --json prints one JSON document,
+        {error: {code, message, issues}} when the input is unusable.
+        Exit code: 0 reviewed_candidate, 1 needs_review or partial, 2 invalid,
+        3 unusable input.
         Given a directory, checks every *.json bundle in it on N worker threads
         (default: the number of cores), prints a summary (a progress bar on a
-        terminal) and exits with the worst code of all bundles.
+        terminal), or with --json one JSON line per bundle with its whole result;
+        --out DIR writes each bundle's artifact there as NAME.md. Exits with the
+        worst code of all bundles.
+        Given -, reads one bundle per line from stdin and writes one JSON line per
+        bundle to stdout, in input order, on N worker threads.
+        --policy sets the limits and vocabularies: reference (the default, the
+        article's), documents (for real documents) or a policy JSON file.
+        --review-key-env NAME: every review must carry an HMAC signature made with
+        the key in the environment variable NAME (never on the command line).
         With --mcp, the sources' texts come from an MCP server started with that
         command (in the bundle's directory), read by the tool (default read_text_file)
         with each spec's filename (argument "path"); inline contents are not needed.
-        --lang en gives English messages and artifact labels (zh, the reference's, is the default).
+        It needs the package @modelcontextprotocol/sdk installed.
+        --lang zh|en sets the language of messages and artifact labels (default:
+        the locale's, from LC_ALL, LC_MESSAGES or LANG: Chinese for zh*, else English).
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
 import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
 const UNUSABLE = 3;
+/** The exit status after a closed stdout: a SIGPIPE's, never one of the status codes. */
+const BROKEN_PIPE = 141;
 
-class UsageError extends Error {
-  constructor(message) {
-    super(message);
-    this.code = "usage";
+const usage = (message) => new (errorClass("UsageError"))("usage", message);
+const refusal = (code, message) => new (errorClass("InputError"))(code, message);
+
+const OPTIONS = {
+  out: { type: "string" },
+  json: { type: "boolean" },
+  now: { type: "string" },
+  lang: { type: "string" },
+  compat: { type: "string" },
+  policy: { type: "string" },
+  "review-key-env": { type: "string" },
+  jobs: { type: "string" },
+  mcp: { type: "string" },
+  "mcp-tool": { type: "string" },
+  "mcp-arg": { type: "string" },
+  "mcp-timeout": { type: "string" },
+  "mcp-max-bytes": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+};
+
+/** A whole number in [min, max], or a usage error naming the flag. */
+function count(flag, text, min, max) {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw usage(`${flag} takes a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** The command line, read by util.parseArgs (`--flag value` and `--flag=value`). */
+function readArgs(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    const flag = /'(-[^' ]+)/.exec(String(e?.message))?.[1];
+    if (e?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw usage(`unknown option ${flag}`);
+    if (e?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(e.message)) throw usage(`${flag} needs a value`);
+    throw usage(String(e?.message ?? e));
+  }
+  const v = parsed.values;
+  if (v.lang !== undefined && v.lang !== "zh" && v.lang !== "en") throw usage('--lang takes "zh" or "en"');
+  if (v.compat !== undefined && v.compat !== "reference") throw usage('--compat takes "reference"');
+  return {
+    positional: parsed.positionals,
+    out: v.out,
+    json: v.json ?? false,
+    now: v.now,
+    lang: v.lang ?? localeLang(),
+    compat: v.compat,
+    policy: v.policy,
+    reviewKeyEnv: v["review-key-env"],
+    jobs: count("--jobs", v.jobs, 1, 256),
+    mcp: v.mcp,
+    mcpTool: v["mcp-tool"],
+    mcpArg: v["mcp-arg"],
+    mcpTimeout: count("--mcp-timeout", v["mcp-timeout"], 1, 2 ** 31 - 1),
+    mcpMaxBytes: count("--mcp-max-bytes", v["mcp-max-bytes"], 1, Number.MAX_SAFE_INTEGER),
+    help: v.help ?? false,
+    version: v.version ?? false,
+  };
+}
+
+/**
+ * --policy: every field's value, read by the core from a preset's name or a policy JSON
+ * file (an unknown field is an error naming it); undefined without --policy.
+ */
+function policyArg(lib, value) {
+  if (value === undefined) return undefined;
+  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
+  if (!existsSync(value)) throw usage(`--policy takes "reference", "documents" or a policy JSON file; ${value} is none of them`);
+  try {
+    return lib.parsePolicy(readInputFile(value));
+  } catch (e) {
+    if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
+    throw e;
   }
 }
 
-function parseArgs(argv) {
-  const opts = { positional: [], out: undefined, json: false, now: undefined, jobs: undefined, mcp: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === "--out") opts.out = value();
-    else if (a === "--now") opts.now = value();
-    else if (a === "--json") opts.json = true;
-    else if (a === "--mcp") opts.mcp = value();
-    else if (a === "--lang") {
-      opts.lang = value();
-      if (opts.lang !== "zh" && opts.lang !== "en") throw new UsageError('--lang takes "zh" or "en"');
-    } else if (a === "--compat") {
-      opts.compat = value();
-      if (opts.compat !== "reference") throw new UsageError('--compat takes "reference"');
-    }
-    else if (a === "--mcp-tool") opts.mcpTool = value();
-    else if (a === "--mcp-arg") opts.mcpArg = value();
-    else if (a === "--mcp-timeout" || a === "--mcp-max-bytes") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${a} takes a whole number above 0`);
-      opts[a === "--mcp-timeout" ? "mcpTimeout" : "mcpMaxBytes"] = n;
-    }
-    else if (a === "--jobs") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError("--jobs takes a whole number from 1 to 256");
-      opts.jobs = n;
-    }
-    else if (a === "--help" || a === "-h") opts.help = true;
-    else if (a === "--version") opts.version = true;
-    else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
-    else opts.positional.push(a);
-  }
-  return opts;
+/** The HMAC key of --review-key-env, from the environment only. */
+function reviewKey(name) {
+  if (name === undefined) return undefined;
+  const key = process.env[name];
+  if (key === undefined || key === "") throw refusal("review_key_missing", `the environment variable ${name} (--review-key-env) is not set or empty`);
+  return key;
 }
 
-// Control characters (C0 but the line feed, DEL, C1) and bidirectional controls: a report
-// key, a file name or a server's error text holding them could clear the screen, colour a
-// fake status or reorder a line. Everything the CLI prints shows them as ⟦U+XXXX⟧; --json
-// output escapes them as \uXXXX (JSON.stringify leaves DEL, C1 and bidi controls raw).
-const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const hex = (c) => c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
-
-/** Text for a terminal: every control character shown as ⟦U+XXXX⟧, line feeds kept. */
-function terminalSafe(text) {
-  return String(text).replace(CONTROLS, (c) => `⟦U+${hex(c)}⟧`);
+/** checkBundle's options from the command line. */
+function checkOptions(lib, opts) {
+  const options = { render: true, lang: opts.lang };
+  if (opts.now !== undefined) options.now = opts.now;
+  if (opts.compat !== undefined) options.compat = opts.compat;
+  const policy = policyArg(lib, opts.policy);
+  if (policy !== undefined) options.policy = policy;
+  const key = reviewKey(opts.reviewKeyEnv);
+  if (key !== undefined) options.reviewKey = key;
+  return options;
 }
 
-/** JSON for a terminal: the same value, every control character as a \uXXXX escape. */
-function jsonOut(value) {
-  return JSON.stringify(value, null, 2).replace(CONTROLS, (c) => `\\u${hex(c)}`) + "\n";
-}
+const print = (text) => write(terminalSafe(text) + "\n");
 
-const print = (text) => process.stdout.write(terminalSafe(text) + "\n");
+/** Writes to stdout; resolves once stdout can take more (backpressure). */
+function write(text) {
+  if (process.stdout.write(text)) return undefined;
+  return new Promise((done) => process.stdout.once("drain", done));
+}
 
 function pad(s, n) {
   return s + " ".repeat(Math.max(0, n - [...s].length));
@@ -139,69 +202,163 @@ function isDirectory(path) {
   }
 }
 
-/** Checks every bundle of a directory on worker threads (a piscina pool). */
-async function checkDirectory(opts) {
-  const dir = opts.positional[1];
-  if (opts.out !== undefined) throw new UsageError("--out takes one bundle, not a directory");
-  if (opts.mcp !== undefined) throw new UsageError("--mcp takes one bundle, not a directory");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f));
+/** Writes a file, making its missing parent directories. */
+function writeFileMaking(path, content) {
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  writeFileSync(path, content);
+}
+
+/** The exit code of one result of a directory or a stream. */
+const exitOf = (r) => (r.error ? UNUSABLE : STATUS_EXIT[r.assessment.status]);
+
+/**
+ * Runs `tasks` (an iterable or async iterable) on a piscina pool of `jobs` threads and
+ * hands each result to `take`, in task order. At most `window` tasks are in flight, and
+ * `take` may return a promise (stdout's backpressure): the next task waits for it, so
+ * memory stays flat however many tasks come.
+ */
+async function runOrdered(tasks, jobs, take) {
   const { Piscina } = await import("piscina");
-  const jobs = opts.jobs ?? availableParallelism();
   const pool = new Piscina({ filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)), minThreads: jobs, maxThreads: jobs });
-  const tty = process.stderr.isTTY;
+  const window = jobs * 4;
+  const inFlight = [];
+  const run = (task) => (task.result ? Promise.resolve(task.result) : pool.run(task).catch((e) => ({ ...task.tag, error: errorData(e) })));
+  try {
+    for await (const task of tasks) {
+      inFlight.push(run(task));
+      if (inFlight.length >= window) await take(await inFlight.shift());
+    }
+    while (inFlight.length) await take(await inFlight.shift());
+  } finally {
+    await pool.destroy();
+  }
+}
+
+/** Checks every bundle of a directory on worker threads, in name order. */
+async function checkDirectory(opts, options, inputLimit) {
+  const dir = opts.positional[1];
+  if (opts.mcp !== undefined) throw usage("--mcp takes one bundle, not a directory");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  if (files.length === 0) throw refusal("no_bundles", `${dir} holds no *.json bundle; nothing was checked`);
+  if (opts.out !== undefined) mkdirSync(opts.out, { recursive: true });
+  const jobs = opts.jobs ?? availableParallelism();
+  const tty = process.stderr.isTTY && !opts.json;
   const started = performance.now();
-  let done = 0;
-  const progress = () => {
-    if (!tty) return;
-    const width = 30;
-    const filled = files.length ? Math.round((done / files.length) * width) : width;
-    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
-  };
-  const results = await Promise.all(
-    files.map((path) =>
-      pool.run({ path, now: opts.now, compat: opts.compat, lang: opts.lang }).then((r) => {
-        done++;
-        if (done % 64 === 0 || done === files.length) progress();
-        return r;
-      }),
-    ),
-  );
-  await pool.destroy();
-  if (tty) process.stderr.write("\n");
-  const seconds = (performance.now() - started) / 1000;
   const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0 };
+  const failures = [];
   let worst = 0;
-  for (const r of results) {
+  let done = 0;
+  const tasks = files.map((f) => ({ path: join(dir, f), tag: { path: join(dir, f) }, options, inputLimit }));
+  await runOrdered(tasks, jobs, (r) => {
+    worst = Math.max(worst, exitOf(r));
     if (r.error) {
       counts.unusable++;
-      worst = 3;
-    } else {
-      counts[r.status]++;
-      worst = Math.max(worst, STATUS_EXIT[r.status]);
+      failures.push(`  ${r.path}: ${r.error.code}: ${r.error.message}`);
+    } else counts[r.assessment.status]++;
+    if (opts.out !== undefined && r.artifact) writeFileSync(join(opts.out, basename(r.path, ".json") + ".md"), r.artifact.content);
+    done++;
+    if (tty && (done % 64 === 0 || done === files.length)) {
+      const width = 30;
+      const filled = Math.round((done / files.length) * width);
+      process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
     }
-  }
-  if (opts.json) {
-    process.stdout.write(jsonOut({ directory: dir, jobs, bundles: files.length, seconds, counts, results }));
-  } else {
+    return opts.json ? write(jsonOut(r, 0)) : undefined;
+  });
+  if (tty) process.stderr.write("\n");
+  if (!opts.json) {
+    const seconds = (performance.now() - started) / 1000;
     const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
-    for (const r of results.filter((r) => r.error)) lines.push(`  ${r.path}: ${r.error.code}: ${r.error.message}`);
-    print(lines.join("\n"));
+    lines.push(...failures);
+    if (opts.out !== undefined) lines.push(`artifacts: ${opts.out}`);
+    await print(lines.join("\n"));
   }
   return worst;
 }
 
 /**
- * With --mcp: the catalogue, report and reviews from the bundle (read as strictly as
- * checkBundle reads it, contents optional), the texts from the server. SIGINT, SIGTERM
- * and SIGHUP shut the server down; a second one kills its process group at once and exits.
+ * The lines of a stream as strings, one at a time (the stream is read only as fast as
+ * they are taken). A line over `limit` bytes or not UTF-8 comes as an Error, its bytes
+ * skipped, not kept.
  */
-async function checkViaMcp(lib, opts, path, text) {
-  const { readSourcesViaMcp, splitCommand, killServers } = await import("./mcp.mjs");
-  const bundle = lib.parseBundle(text, { requireContents: false, ...(opts.lang === undefined ? {} : { lang: opts.lang }) });
+async function* streamLines(stream, limit) {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let parts = [];
+  let size = 0;
+  let over = false;
+  const finish = () => {
+    const bytes = Buffer.concat(parts, size);
+    const wasOver = over;
+    parts = [];
+    size = 0;
+    over = false;
+    if (wasOver) return refusal("input_too_large", `the line is over the limit of ${limit} bytes; it was not read`);
+    try {
+      return decoder.decode(bytes).replace(/\r$/, "");
+    } catch {
+      return refusal("invalid_utf8", "the line is not valid UTF-8");
+    }
+  };
+  for await (let chunk of stream) {
+    let at = chunk.indexOf(0x0a);
+    while (at !== -1) {
+      if (!over) parts.push(chunk.subarray(0, at));
+      size += over ? 0 : at;
+      if (size > limit) over = true;
+      yield finish();
+      chunk = chunk.subarray(at + 1);
+      at = chunk.indexOf(0x0a);
+    }
+    if (!over && chunk.length) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        parts = [];
+        size = 0;
+      }
+    }
+  }
+  if (size > 0 || over) yield finish();
+}
+
+/** `check -`: one bundle per stdin line, one JSON result line per bundle on stdout, in order. */
+async function checkStream(opts, options, inputLimit) {
+  if (opts.mcp !== undefined) throw usage("--mcp takes one bundle, not a stream");
+  if (opts.out !== undefined) throw usage("--out takes one bundle or a directory, not a stream");
+  const jobs = opts.jobs ?? availableParallelism();
+  let worst = 0;
+  let bundles = 0;
+  async function* tasks() {
+    let line = 0;
+    for await (const text of streamLines(process.stdin, inputLimit)) {
+      line++;
+      if (typeof text === "string" && text.trim() === "") continue;
+      bundles++;
+      yield text instanceof Error ? { result: { line, error: errorData(text) } } : { text, tag: { line }, options };
+    }
+  }
+  await runOrdered(tasks(), jobs, (r) => {
+    worst = Math.max(worst, exitOf(r));
+    return write(jsonOut(r, 0));
+  });
+  if (bundles === 0) throw refusal("no_bundles", "stdin held no bundle (one JSON bundle per line); nothing was checked");
+  return worst;
+}
+
+/**
+ * With --mcp: the catalogue, report and reviews from the bundle (read as strictly as
+ * checkBundle reads it, contents optional), the texts from the server, put into the
+ * bundle, which checkBundle then checks as any other. SIGINT, SIGTERM and SIGHUP shut
+ * the server down; a second one kills its process group at once and exits.
+ */
+async function checkViaMcp(lib, opts, path, text, options) {
+  const { fetchSourcesViaMcp, splitCommand, killServers } = await import("./mcp.mjs");
+  const parseOptions = { requireContents: false, lang: options.lang };
+  if (options.policy !== undefined) parseOptions.policy = options.policy;
+  const bundle = lib.parseBundle(text, parseOptions);
   const [command, ...args] = splitCommand(opts.mcp);
   const specs = bundle.sources.map((s) => s.spec);
-  const store = new lib.EvidenceStore(specs, { ...(opts.now === undefined ? {} : { now: opts.now }), ...(opts.lang === undefined ? {} : { lang: opts.lang }) });
   const ac = new AbortController();
   const onSignal = () => {
     if (!ac.signal.aborted) return ac.abort();
@@ -211,8 +368,9 @@ async function checkViaMcp(lib, opts, path, text) {
   };
   const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const s of SIGNALS) process.on(s, onSignal);
+  let reads;
   try {
-    await readSourcesViaMcp(store, bundle.scope, specs, {
+    reads = await fetchSourcesViaMcp(specs, {
       command,
       args,
       cwd: dirname(resolve(path)),
@@ -220,41 +378,33 @@ async function checkViaMcp(lib, opts, path, text) {
       argument: opts.mcpArg,
       timeoutMs: opts.mcpTimeout,
       maxBytes: opts.mcpMaxBytes,
+      maxSourceBytes: options.policy?.max_source_bytes,
       signal: ac.signal,
     });
   } finally {
     for (const s of SIGNALS) process.removeListener(s, onSignal);
   }
-  const clock = {};
-  if (opts.now !== undefined) clock.now = opts.now;
-  if (opts.compat !== undefined) clock.compat = opts.compat;
-  if (opts.lang !== undefined) clock.lang = opts.lang;
-  const report = bundle.report;
-  const assessment = lib.assess(bundle.scope, report, store, bundle.reviews, opts.lang === undefined ? {} : { lang: opts.lang });
-  const result = { assessment };
-  try {
-    result.artifact = lib.render(bundle.scope, report, store, bundle.reviews, clock);
-  } catch (e) {
-    if (e?.code === "report_invalid" || e?.code === "artifact_too_large") result.render_error = { code: e.code, message: e.message };
-    else throw e;
-  }
-  store.free();
-  return result;
+  bundle.sources = bundle.sources.map((s, i) => {
+    const source = { spec: s.spec, content: reads[i].text, revision: s.revision };
+    if (s.fetched_at !== null && s.fetched_at !== undefined) source.fetched_at = s.fetched_at;
+    return source;
+  });
+  return lib.checkBundle(bundle, options);
 }
 
 async function check(lib, opts) {
-  if (opts.positional.length !== 2) throw new UsageError("check takes one BUNDLE.json or one directory");
-  if (opts.jobs !== undefined) throw new UsageError("--jobs takes a directory of bundles");
+  if (opts.positional.length !== 2) throw usage("check takes one BUNDLE.json, one directory or - (stdin)");
   const path = opts.positional[1];
-  const text = readInputFile(path);
-  const options = { render: true };
-  if (opts.now !== undefined) options.now = opts.now;
-  if (opts.compat !== undefined) options.compat = opts.compat;
-  if (opts.lang !== undefined) options.lang = opts.lang;
-  const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text);
-  if (opts.out !== undefined && result.artifact) writeFileSync(opts.out, result.artifact.content);
+  const options = checkOptions(lib, opts);
+  const inputLimit = options.policy?.max_input_bytes ?? MAX_INPUT_BYTES;
+  if (path === "-") return checkStream(opts, options, inputLimit);
+  if (isDirectory(path)) return checkDirectory(opts, options, inputLimit);
+  if (opts.jobs !== undefined) throw usage("--jobs takes a directory of bundles or - (stdin)");
+  const text = readInputFile(path, inputLimit);
+  const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text, options);
+  if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
   if (opts.json) {
-    process.stdout.write(jsonOut(result));
+    await write(jsonOut(result));
   } else {
     let bundle;
     try {
@@ -262,27 +412,18 @@ async function check(lib, opts) {
     } catch {
       bundle = undefined;
     }
-    print(printTable(result, bundle));
+    await print(printTable(result, bundle));
     if (opts.out !== undefined) {
-      print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
+      await print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
     }
   }
   return STATUS_EXIT[result.assessment.status];
 }
 
-function digest(lib, opts) {
-  if (opts.positional.length !== 2) throw new UsageError("digest takes one FILE");
-  process.stdout.write(lib.digestText(readInputFile(opts.positional[1])) + "\n");
+async function digest(lib, opts) {
+  if (opts.positional.length !== 2) throw usage("digest takes one FILE");
+  await write(lib.digestText(readInputFile(opts.positional[1])) + "\n");
   return 0;
-}
-
-function describe(err) {
-  const prefix = err.code && !String(err.message).startsWith(err.code) ? err.code + ": " : "";
-  const lines = [`evidence-check: ${prefix}${err.message}`];
-  if (Array.isArray(err.issues)) {
-    for (const i of err.issues) lines.push(`  ${i.path === "" ? "/" : i.path}: ${i.message} (${i.code})`);
-  }
-  return terminalSafe(lines.join("\n"));
 }
 
 export async function main(argv) {
@@ -290,29 +431,36 @@ export async function main(argv) {
   if (argv[0] === "import" || argv[0] === "locate") return (await import("./importers.mjs")).main(argv);
   let opts;
   try {
-    opts = parseArgs(argv);
+    opts = readArgs(argv);
     if (opts.help) {
-      process.stdout.write(USAGE + "\n");
+      await write(USAGE + "\n");
       return 0;
     }
     if (opts.version) {
-      process.stdout.write("evidence-check 0.1.0\n");
+      await write(`evidence-check ${packageVersion()}\n`);
       return 0;
     }
     const lib = loadPackage();
     switch (opts.positional[0]) {
       case "check":
-        return opts.positional[1] !== undefined && isDirectory(opts.positional[1]) ? await checkDirectory(opts) : await check(lib, opts);
+        return await check(lib, opts);
       case "digest":
-        return digest(lib, opts);
+        return await digest(lib, opts);
       default:
-        throw new UsageError(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
+        throw usage(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
     }
   } catch (err) {
-    process.stderr.write(describe(err) + "\n");
-    if (err instanceof UsageError) process.stderr.write(USAGE + "\n");
+    // --json: one JSON document on stdout, whatever happened (also when the flags did not parse).
+    if (opts?.json ?? argv.includes("--json")) await write(jsonOut({ error: errorData(err) }));
+    process.stderr.write(describeError(err) + "\n");
+    if (err?.code === "usage" && !(opts?.json ?? argv.includes("--json"))) process.stderr.write(USAGE + "\n");
     return UNUSABLE;
   }
 }
 
+// A closed stdout (`… | head -c1`) ends the command at once and quietly.
+process.stdout.on("error", (e) => {
+  if (e?.code === "EPIPE") process.exit(BROKEN_PIPE);
+  throw e;
+});
 process.exitCode = await main(process.argv.slice(2));

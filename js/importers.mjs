@@ -1,10 +1,10 @@
 // The CLI's importers: `import anthropic` (a Messages API request and its response with
 // citations → a bundle) and `locate` (a draft bundle with quote-only citations → a
 // bundle). Both write a bundle that `evidence-check check` takes.
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { loadPackage } from "./load.mjs";
+import { describeError, errorClass, loadPackage, localeLang, readInputFile, terminalSafe } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
@@ -22,22 +22,7 @@ locate            locates every quote-only citation ({source_id, quote, prefix?,
 Both write the bundle to --out (or stdout) and what they found to stderr.
 Exit code: 0 done, 1 some quotes were not located (locate), 3 unusable input.`;
 
-class UsageError extends Error {
-  constructor(message) {
-    super(message);
-    this.code = "usage";
-  }
-}
-
-function readText(path) {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
-  } catch (e) {
-    const err = new Error(e?.code === "ENOENT" ? `${path} does not exist` : `${path} is not valid UTF-8`);
-    err.code = e?.code === "ENOENT" ? "not_found" : "invalid_utf8";
-    throw err;
-  }
-}
+const usage = (message) => new (errorClass("UsageError"))("usage", message);
 
 function write(out, bundle) {
   const text = JSON.stringify(bundle, null, 2) + "\n";
@@ -52,7 +37,7 @@ function options(argv, spec) {
   try {
     return parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(e.message);
+    throw usage(e.message);
   }
 }
 
@@ -66,18 +51,18 @@ export function importAnthropic(lib, argv) {
     "source-ids": { type: "string" },
     "uncited-as-gaps": { type: "boolean", default: false },
   });
-  if (positionals[0] !== "anthropic") throw new UsageError(`import takes "anthropic", not ${positionals[0] ?? "nothing"}`);
-  if (positionals.length !== 3) throw new UsageError("import anthropic takes REQUEST.json and RESPONSE.json");
+  if (positionals[0] !== "anthropic") throw usage(`import takes "anthropic", not ${positionals[0] ?? "nothing"}`);
+  if (positionals.length !== 3) throw usage("import anthropic takes REQUEST.json and RESPONSE.json");
   const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, uncitedAsGaps: values["uncited-as-gaps"] };
   if (values["fetched-at"] !== undefined) opts.fetchedAt = values["fetched-at"];
   if (values["source-ids"] !== undefined) opts.sourceIds = values["source-ids"].split(",");
-  const bundle = lib.fromAnthropicMessage(readText(positionals[1]), readText(positionals[2]), opts);
+  const bundle = lib.fromAnthropicMessage(readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
   write(values.out, bundle);
   const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
   const unmatched = (bundle.import_notes ?? []).filter((n) => n.unit === "unmatched").map((n) => n.citation_id);
   const lines = [`imported ${bundle.sources.length} documents, ${bundle.report.claims.length} claims, ${citations} citations`];
   if (unmatched.length) lines.push(`  ranges that hold their cited_text in no unit (kept as the model gave them; the check will report them): ${unmatched.join(", ")}`);
-  process.stderr.write(lines.join("\n") + "\n");
+  process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return 0;
 }
 
@@ -88,17 +73,16 @@ export function locate(lib, argv) {
     whitespace: { type: "string", default: "exact" },
     lang: { type: "string" },
   });
-  if (positionals.length !== 1) throw new UsageError("locate takes one DRAFT_BUNDLE.json");
-  const opts = { whitespace: values.whitespace };
-  if (values.lang !== undefined) opts.lang = values.lang;
-  const { bundle, located, issues } = lib.locateBundle(readText(positionals[0]), opts);
+  if (positionals.length !== 1) throw usage("locate takes one DRAFT_BUNDLE.json");
+  const opts = { whitespace: values.whitespace, lang: values.lang ?? localeLang() };
+  const { bundle, located, issues } = lib.locateBundle(readInputFile(positionals[0]), opts);
   write(values.out, bundle);
   const lines = [`located ${located.length} quote${located.length === 1 ? "" : "s"}${located.some((l) => l.whitespace === "loose") ? " (some loosely: see the report's gaps)" : ""}`];
   for (const i of issues) {
     const where = i.ranges?.length ? ` at ${i.ranges.map(([s, e]) => `[${s}, ${e})`).join(", ")}` : "";
     lines.push(`  ${i.claim_id}${i.citation_id ? ` / ${i.citation_id}` : ""}: ${i.code}${i.count !== undefined ? ` (${i.count} occurrences${where})` : ""} — ${i.message}`);
   }
-  process.stderr.write(lines.join("\n") + "\n");
+  process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return issues.length ? 1 : 0;
 }
 
@@ -113,11 +97,8 @@ export function main(argv) {
     const lib = loadPackage();
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
-    const prefix = err.code && !String(err.message).startsWith(err.code) ? err.code + ": " : "";
-    const lines = [`evidence-check: ${prefix}${err.message}`];
-    for (const i of Array.isArray(err.issues) ? err.issues : []) lines.push(`  ${i.path === "" ? "/" : i.path}: ${i.message} (${i.code})`);
-    process.stderr.write(lines.join("\n") + "\n");
-    if (err instanceof UsageError) process.stderr.write(IMPORT_USAGE + "\n");
+    process.stderr.write(describeError(err) + "\n");
+    if (err?.code === "usage") process.stderr.write(IMPORT_USAGE + "\n");
     return 3;
   }
 }

@@ -1,14 +1,14 @@
 // Loads the Node build of the package: ../node/ inside the npm package, ../pkg/node/ in
 // the repository.
 import { createRequire } from "node:module";
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-export function loadPackage() {
+function packageEntry() {
   const candidates = [join(here, "..", "node", "evidence_check.js"), join(here, "..", "pkg", "node", "evidence_check.js")];
   const found = candidates.find((p) => existsSync(p));
   if (!found) {
@@ -16,16 +16,75 @@ export function loadPackage() {
     err.code = "package_missing";
     throw err;
   }
-  return require(found);
+  return found;
+}
+
+export function loadPackage() {
+  return require(packageEntry());
+}
+
+/**
+ * The package's version: from the package.json next to the Node build (the npm
+ * package's own; in the repository pkg/package.json, which js/assemble.mjs writes from
+ * Cargo.toml, the one place the version is kept).
+ */
+export function packageVersion() {
+  return JSON.parse(readFileSync(join(dirname(packageEntry()), "..", "package.json"), "utf8")).version;
+}
+
+/**
+ * The language of the user's locale: the first set of LC_ALL, LC_MESSAGES and LANG
+ * (POSIX's order); "zh" for a Chinese locale (zh, zh_CN.UTF-8…), "en" otherwise.
+ */
+export function localeLang(env = process.env) {
+  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => typeof v === "string" && v !== "") ?? "";
+  return /^zh(?:[_.@-]|$)/i.test(locale) ? "zh" : "en";
+}
+
+let base;
+
+/** The library's `EvidenceCheckError`: every error the package throws is one. */
+export function evidenceCheckError() {
+  if (base) return base;
+  const lib = loadPackage();
+  base = (typeof lib.EvidenceCheckError === "function" ? lib : lib.errorClasses()).EvidenceCheckError;
+  return base;
+}
+
+const made = new Map();
+
+/**
+ * A JS-side error class named `name`, a subclass of the library's `EvidenceCheckError`
+ * (so one `instanceof EvidenceCheckError` catches every refusal): `new C(code, message)`
+ * with a stable `code`. `UsageError` (code "usage") is a wrong command line,
+ * `InputError` an input file that cannot be read, `McpReadError` (js/mcp.mjs) a source
+ * the MCP reader could not read.
+ */
+export function errorClass(name) {
+  if (made.has(name)) return made.get(name);
+  // A function, not `class … extends`: the library's constructor may not be callable
+  // with `new` from JS; the prototype chain is what `instanceof` follows.
+  function C(code, message) {
+    const e = new Error(message);
+    Object.setPrototypeOf(e, (new.target ?? C).prototype);
+    e.code = code;
+    return e;
+  }
+  C.prototype = Object.create(evidenceCheckError().prototype, {
+    constructor: { value: C, writable: true, configurable: true },
+    name: { value: name, writable: true, configurable: true },
+  });
+  Object.setPrototypeOf(C, evidenceCheckError());
+  Object.defineProperty(C, "name", { value: name });
+  made.set(name, C);
+  return C;
 }
 
 /** The largest input file read: the core's default `maxInputBytes` (16 MiB). */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 function inputError(code, message) {
-  const err = new Error(message);
-  err.code = code;
-  return err;
+  return new (errorClass("InputError"))(code, message);
 }
 
 function kindOf(st) {
@@ -44,7 +103,13 @@ function kindOf(st) {
  * are ever read.
  */
 export function readInputFile(path, limit = MAX_INPUT_BYTES) {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if (e?.code === "ENOENT") throw inputError("not_found", `${path} does not exist`);
+    throw inputError("unreadable", `${path} cannot be read (${e?.code ?? e})`);
+  }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw inputError("not_a_file", `${path} is ${kindOf(st)}, not a regular file; it was not read`);
@@ -72,3 +137,35 @@ export function readInputFile(path, limit = MAX_INPUT_BYTES) {
 }
 
 export { STATUS_MEANING, STATUS_EXIT } from "./status.mjs";
+
+// Control characters (C0 but the line feed, DEL, C1) and bidirectional controls: a report
+// key, a file name or a server's error text holding them could clear the screen, colour a
+// fake status or reorder a line. Everything the CLI prints shows them as ⟦U+XXXX⟧; JSON
+// output escapes them as \uXXXX (JSON.stringify leaves DEL, C1 and bidi controls raw).
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const hex = (c) => c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+
+/** Text for a terminal: every control character shown as ⟦U+XXXX⟧, line feeds kept. */
+export function terminalSafe(text) {
+  return String(text).replace(CONTROLS, (c) => `⟦U+${hex(c)}⟧`);
+}
+
+/** JSON for a terminal (`indent` 2) or one JSON Lines line (`indent` 0), control characters as \uXXXX. */
+export function jsonOut(value, indent = 2) {
+  return JSON.stringify(value, null, indent).replace(CONTROLS, (c) => `\\u${hex(c)}`) + "\n";
+}
+
+/** An error's lines for stderr: `evidence-check: code: message`, then each contract issue. */
+export function describeError(err) {
+  const prefix = err?.code && !String(err.message).startsWith(err.code) ? err.code + ": " : "";
+  const lines = [`evidence-check: ${prefix}${err?.message ?? err}`];
+  if (Array.isArray(err?.issues)) {
+    for (const i of err.issues) lines.push(`  ${i.path === "" ? "/" : i.path}: ${i.message} (${i.code})`);
+  }
+  return terminalSafe(lines.join("\n"));
+}
+
+/** An error as data: `{code, message, issues}` (issues: the contract's violations, or []). */
+export function errorData(err) {
+  return { code: err?.code ?? "error", message: String(err?.message ?? err), issues: Array.isArray(err?.issues) ? err.issues : [] };
+}

@@ -7,12 +7,44 @@
 // runs in its own process group, and the whole group is shut down: after every read, on
 // errors, on an abort, and (synchronously) when this process exits. Only a bounded tail
 // of the server's stderr is kept.
+//
+// The MCP SDK (@modelcontextprotocol/sdk) is an optional peer dependency of the package:
+// it is loaded on the first read, and its absence is an McpReadError naming it.
 import { spawn } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { errorClass, packageVersion } from "./load.mjs";
 
-export const MCP_DEFAULTS = { tool: "read_text_file", argument: "path", timeoutMs: 5000, maxBytes: 32000 };
+/**
+ * The defaults. The response cap (`maxBytes`, bytes of the response's JSON) follows the
+ * source limit (`maxSourceBytes`, the store's default 24,000 bytes unless given): a read
+ * server may return the text twice (the official filesystem server sends `content` and
+ * `structuredContent`), each line end escaped, so 4 × the limit, plus 64 KiB of envelope.
+ */
+export const MCP_DEFAULTS = { tool: "read_text_file", argument: "path", timeoutMs: 5000, maxSourceBytes: 24000 };
+
+/** The response cap for a source limit. */
+const responseCap = (maxSourceBytes) => 4 * maxSourceBytes + 65536;
+
+const SDK = "@modelcontextprotocol/sdk";
+let sdk;
+
+/** The SDK's client and stdio helpers, imported once; a clear error when not installed. */
+async function loadSdk() {
+  if (sdk) return sdk;
+  try {
+    const [client, stdio, shared] = await Promise.all([
+      import(`${SDK}/client/index.js`),
+      import(`${SDK}/client/stdio.js`),
+      import(`${SDK}/shared/stdio.js`),
+    ]);
+    sdk = { Client: client.Client, getDefaultEnvironment: stdio.getDefaultEnvironment, deserializeMessage: shared.deserializeMessage, serializeMessage: shared.serializeMessage };
+    return sdk;
+  } catch (e) {
+    if (e?.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes(SDK)) {
+      throw new McpReadError("mcp_sdk_missing", `reading sources through MCP needs the package ${SDK}, an optional peer dependency that is not installed: npm install ${SDK}`);
+    }
+    throw e;
+  }
+}
 
 /** Characters of the server's stderr kept for error messages (the end of it). */
 const STDERR_TAIL = 4096;
@@ -21,11 +53,9 @@ const GRACE_MS = 1000;
 const POSIX = process.platform !== "win32";
 
 /** An error with a stable code, naming the source it concerns. */
-export class McpReadError extends Error {
+export class McpReadError extends errorClass("McpReadError") {
   constructor(code, message, sourceId) {
-    super(sourceId === undefined ? message : `source ${sourceId}: ${message}`);
-    this.name = "EvidenceError";
-    this.code = code;
+    super(code, sourceId === undefined ? message : `source ${sourceId}: ${message}`);
     if (sourceId !== undefined) this.source_id = sourceId;
   }
 }
@@ -46,8 +76,8 @@ const killOnExit = () => killServers("SIGKILL");
  * holds how many bytes had come).
  */
 class GroupStdioTransport {
-  constructor({ command, args, cwd, env, maxLineBytes }) {
-    Object.assign(this, { command, args, cwd, env, maxLineBytes });
+  constructor({ command, args, cwd, env, maxLineBytes, sdk }) {
+    Object.assign(this, { command, args, cwd, env, maxLineBytes, sdk });
     this.stderrTail = "";
     this.overflow = undefined;
     this.parts = [];
@@ -58,7 +88,7 @@ class GroupStdioTransport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.command, this.args, {
         cwd: this.cwd,
-        env: { ...getDefaultEnvironment(), ...this.env },
+        env: { ...this.sdk.getDefaultEnvironment(), ...this.env },
         stdio: ["pipe", "pipe", "pipe"],
         detached: POSIX,
         windowsHide: true,
@@ -94,7 +124,7 @@ class GroupStdioTransport {
       at = chunk.indexOf(0x0a);
       let message;
       try {
-        message = deserializeMessage(line);
+        message = this.sdk.deserializeMessage(line);
       } catch (e) {
         this.onerror?.(e);
         continue;
@@ -115,7 +145,7 @@ class GroupStdioTransport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || !stdin.writable) return reject(new Error("Not connected"));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(this.sdk.serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
     });
   }
@@ -199,18 +229,22 @@ function interpret(response) {
 }
 
 /**
- * Connects to the server, reads every spec's `filename` with the read tool, and, only
- * when every read passed its guards, ingests them all. Returns the refs in spec order.
+ * Connects to the server and reads every spec's `filename` with the read tool. Returns,
+ * in spec order, `{spec, text, readResult?}`: the text, and the structured read result
+ * it came in if any (its status "ok" and its filename the spec's); throws an McpReadError
+ * when any read fails.
  */
-export async function readSourcesViaMcp(store, scope, specs, options = {}) {
+export async function fetchSourcesViaMcp(specs, options = {}) {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  const { command, args = [], cwd, env, tool, argument, timeoutMs, maxBytes, signal } = { ...MCP_DEFAULTS, ...given };
+  const { command, args = [], cwd, env, tool, argument, timeoutMs, maxSourceBytes, signal } = { ...MCP_DEFAULTS, ...given };
+  const maxBytes = given.maxBytes ?? responseCap(maxSourceBytes);
   if (typeof command !== "string" || command === "") throw new McpReadError("invalid_argument", "options.command must name the server to start");
+  const sdk = await loadSdk();
   // One message line may hold the response with every character escaped (\uXXXX, 6 bytes
   // per byte) and the JSON-RPC envelope; a longer line is refused before it is parsed.
   const maxLineBytes = 6 * maxBytes + 65536;
-  const transport = new GroupStdioTransport({ command, args, cwd, env: env ?? process.env, maxLineBytes });
-  const client = new Client({ name: "evidence-check", version: "0.1.0" });
+  const transport = new GroupStdioTransport({ command, args, cwd, env: env ?? process.env, maxLineBytes, sdk });
+  const client = new sdk.Client({ name: "evidence-check", version: packageVersion() });
   const stderr = () => transport.stderrTail.trim().slice(-300);
   const tooLarge = (sourceId) =>
     new McpReadError("mcp_response_too_large", `the response passed ${transport.overflow} bytes unfinished, over the cap of ${maxBytes} bytes of JSON; it was not read further`, sourceId);
@@ -256,7 +290,10 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
       if (found.readResult && found.readResult?.data?.filename !== spec.filename) {
         throw new McpReadError("read_mismatch", `the result names ${JSON.stringify(found.readResult?.data?.filename)}, the catalogue ${spec.filename}`, spec.source_id);
       }
-      reads.push({ spec, ...found });
+      if (found.readResult && (found.readResult.status !== "ok" || typeof found.readResult.data?.content !== "string")) {
+        throw new McpReadError("mcp_tool_error", `${tool} returned status ${JSON.stringify(found.readResult.status)} without a text`, spec.source_id);
+      }
+      reads.push({ spec, text: found.text ?? found.readResult.data.content, ...found });
     }
   } catch (e) {
     if (interrupted) throw new McpReadError("interrupted", "interrupted; the MCP server was shut down");
@@ -266,6 +303,15 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
   }
+  return reads;
+}
+
+/**
+ * Connects to the server, reads every spec's `filename` with the read tool, and, only
+ * when every read passed its guards, ingests them all. Returns the refs in spec order.
+ */
+export async function readSourcesViaMcp(store, scope, specs, options = {}) {
+  const reads = await fetchSourcesViaMcp(specs, options);
   // Every read passed: ingest them all (the store's own checks still apply).
   return reads.map(({ spec, readResult, text }) => {
     try {
@@ -277,3 +323,4 @@ export async function readSourcesViaMcp(store, scope, specs, options = {}) {
     }
   });
 }
+

@@ -27,11 +27,19 @@ const TYPES = {
   ".ts": "text/plain; charset=utf-8",
 };
 
+/** A request path that cannot be decoded (`%E0%A4%A`): answered 400. */
+const MALFORMED = Symbol("malformed");
+
 function locate(urlPath) {
   for (const [prefix, target] of ROUTES) {
     if (urlPath === prefix && !prefix.endsWith("/")) return target;
     if (prefix.endsWith("/") && urlPath.startsWith(prefix)) {
-      const rest = decodeURIComponent(urlPath.slice(prefix.length)) || "index.html";
+      let rest;
+      try {
+        rest = decodeURIComponent(urlPath.slice(prefix.length)) || "index.html";
+      } catch {
+        return MALFORMED;
+      }
       const file = resolve(target, rest);
       return file === target || file.startsWith(target + sep) ? file : null;
     }
@@ -42,10 +50,18 @@ function locate(urlPath) {
 /** Starts the server; resolves to {url, close}. Port 0 picks a free port. */
 export function startServer({ port = 8080, host = "127.0.0.1" } = {}) {
   const server = createServer(async (req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    const file = locate(path);
+    let file;
+    try {
+      file = locate(new URL(req.url ?? "/", "http://localhost").pathname);
+    } catch {
+      file = MALFORMED;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405).end();
+      return;
+    }
+    if (file === MALFORMED) {
+      res.writeHead(400, { "content-type": "text/plain" }).end("bad request: the path is not a valid percent-encoded URL\n");
       return;
     }
     if (!file) {

@@ -1,20 +1,17 @@
-// One worker of `evidence-check check --jobs N DIR`: its own wasm instance, checking
-// one bundle file per task.
-import { loadPackage, readInputFile } from "./load.mjs";
+// One worker of `evidence-check check DIR` and `check -`: its own wasm instance,
+// checking one bundle (a file's path or a line's text) per task.
+import { errorData, loadPackage, readInputFile } from "./load.mjs";
 
 const lib = loadPackage();
 
-/** Checks one bundle; returns its status, or the reason it could not be checked. */
-export default function checkFile({ path, now, compat, lang }) {
+/**
+ * Checks one bundle; returns `tag` (its path or line number) with the whole result, or
+ * with `error` ({code, message, issues}) when it could not be checked.
+ */
+export default function checkOne({ path, text, tag, options, inputLimit }) {
   try {
-    const text = readInputFile(path);
-    const options = { render: true };
-    if (now !== undefined) options.now = now;
-    if (compat !== undefined) options.compat = compat;
-    if (lang !== undefined) options.lang = lang;
-    const result = lib.checkBundle(text, options);
-    return { path, status: result.assessment.status, issues: result.assessment.issues.length };
+    return { ...tag, ...lib.checkBundle(text ?? readInputFile(path, inputLimit), options) };
   } catch (err) {
-    return { path, error: { code: err?.code ?? "error", message: String(err?.message ?? err) } };
+    return { ...tag, error: errorData(err) };
   }
 }

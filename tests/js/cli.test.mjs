@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -14,8 +14,16 @@ const ARTIFACT = readFileSync(join(ROOT, "examples", "demo.artifact.md"), "utf8"
 const REPORT_DIGEST = "1ce0154968e3344b65321a63ce8082d19a3c2b2960a2cb9ded546a4331090691";
 const ec = userRequire(userProject())("evidence-check");
 
+/** The environment with the locale set to `lang` (LC_ALL and LC_MESSAGES unset). */
+function locale(lang, extra = {}) {
+  const env = { ...process.env, LANG: lang, ...extra };
+  for (const k of ["LC_ALL", "LC_MESSAGES"]) if (!(k in extra)) delete env[k];
+  return env;
+}
+
+/** Runs the CLI in a Chinese locale (the reference's language, which these tests assume). */
 function run(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: locale("zh_CN.UTF-8") });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -98,7 +106,7 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
 
 test("exit 3 for unusable input, with a clear message and no stack trace", () => {
   const cases = [
-    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: ENOENT: no such file or directory/],
+    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: not_found: .*no-such-file.json does not exist\n/],
     [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle breaks its contract at \/: key must be a string/],
     [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /duplicate key `scope`/],
     [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /is not valid UTF-8/],
@@ -140,10 +148,19 @@ test("digest prints the SHA-256 of the LF-normalised text", () => {
   assert.equal(r.stdout, createHash("sha256").update("# T\n方案 A\nend\n").digest("hex") + "\n");
 });
 
-test("--help and --version", () => {
+test("--help and --version; the version is Cargo.toml's, written nowhere else", () => {
   assert.match(run("--help").stdout, /^usage:\n  evidence-check check BUNDLE.json/);
-  assert.equal(run("--version").stdout, "evidence-check 0.1.0\n");
+  const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "Cargo.toml"), "utf8"))[1];
+  assert.equal(run("--version").stdout, `evidence-check ${version}\n`);
+  assert.equal(readJson("pkg", "package.json").version, version);
+  for (const f of readdirSync(join(ROOT, "js"))) {
+    assert.ok(!readFileSync(join(ROOT, "js", f), "utf8").includes(`"${version}"`), `js/${f} holds the version ${version}`);
+  }
+  assert.equal(readJson("package.json").version, undefined, "the workspace's package.json holds no version of its own");
 });
+
+/** JSON Lines output, parsed. */
+const jsonLines = (text) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
 
 test("check DIR --jobs 2 checks every bundle and exits with the worst code", () => {
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
@@ -153,25 +170,27 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   writeFileSync(join(dir, "notes.txt"), "not a bundle, not read");
   let r = run("check", dir, "--jobs", "2", "--json", "--now", NOW);
   assert.equal(r.code, 2, r.stderr);
-  const out = JSON.parse(r.stdout);
-  assert.deepEqual(
-    { jobs: out.jobs, bundles: out.bundles, counts: out.counts, results: out.results },
-    {
-      jobs: 2,
-      bundles: 6,
-      counts: { reviewed_candidate: 0, needs_review: 0, partial: 5, invalid: 1, unusable: 0 },
-      results: [
-        { path: join(dir, "invalid.json"), status: "invalid", issues: 1 },
-        ...[0, 1, 2, 3, 4].map((i) => ({ path: join(dir, `ok-${i}.json`), status: "partial", issues: 0 })),
-      ],
-    },
-  );
+  assert.equal(r.stderr, "");
+  // One JSON line per bundle, in name order, with its whole result.
+  const lines = jsonLines(r.stdout);
+  assert.deepEqual(lines.map((l) => [l.path, l.assessment.status, l.assessment.issues.length]), [
+    [join(dir, "invalid.json"), "invalid", 1],
+    ...[0, 1, 2, 3, 4].map((i) => [join(dir, `ok-${i}.json`), "partial", 0]),
+  ]);
+  assert.deepEqual(lines[0].assessment.issues.map((i) => i.code), ["quote_mismatch"]);
+  assert.equal(lines[0].render_error.code, "report_invalid");
+  assert.deepEqual(lines[1], { path: join(dir, "ok-0.json"), ...ec.checkBundle(example, { now: NOW, lang: "zh" }) });
   writeFileSync(join(dir, "zz-broken.json"), "{");
   r = run("check", dir, "--jobs", "1");
   assert.equal(r.code, 3);
   assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
+  // An unusable bundle's line holds the contract's violations.
+  const broken = jsonLines(run("check", dir, "--json").stdout).at(-1);
+  assert.equal(broken.path, join(dir, "zz-broken.json"));
+  assert.equal(broken.error.code, "contract");
+  assert.deepEqual(broken.error.issues.map((i) => i.code), ["invalid_json"]);
 });
 
 test("the default artifact is hardened; --compat reference is the reference's bytes", () => {
@@ -214,7 +233,7 @@ test("--json output escapes DEL, C1 and bidi controls too, and parses back to th
   const batch = run("check", dir, "--json");
   assert.equal(batch.code, 3);
   assert.doesNotMatch(batch.stdout, /[\u009b\u202e]/);
-  assert.equal(JSON.parse(batch.stdout).results[0].path, join(dir, name));
+  assert.equal(jsonLines(batch.stdout)[0].path, join(dir, name));
   const text = run("check", dir);
   assert.ok(text.stdout.includes("a⟦U+009B⟧31m⟦U+202E⟧.json: contract:"), text.stdout);
 });
@@ -240,5 +259,186 @@ test("only regular files are read, and never past the input limit", () => {
   writeFileSync(join(dir, "ok.json"), readFileSync(EXAMPLE));
   const batch = spawnSync(process.execPath, [CLI, "check", dir, "--jobs", "1", "--json"], { encoding: "utf8", timeout: 30000 });
   assert.equal(batch.status, 3, batch.stderr);
-  assert.deepEqual(JSON.parse(batch.stdout).results.map((x) => x.error?.code ?? x.status), ["not_a_file", "partial"]);
+  assert.deepEqual(jsonLines(batch.stdout).map((x) => x.error?.code ?? x.assessment.status), ["not_a_file", "partial"]);
+});
+
+test("--flag=value works as --flag value", () => {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-cli-"));
+  const r = run("check", EXAMPLE, `--out=${join(dir, "a.md")}`, `--now=${NOW}`, "--compat=reference");
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(readFileSync(join(dir, "a.md"), "utf8"), ARTIFACT);
+  const missing = run("check", EXAMPLE, "--out");
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /^evidence-check: usage: --out needs a value\n/);
+  const flag = run("check", EXAMPLE, "--json=yes");
+  assert.equal(flag.code, 3);
+  assert.match(flag.stderr, /^evidence-check: usage: .*--json/);
+});
+
+test("--out makes missing parent directories", () => {
+  const out = join(mkdtempSync(join(tmpdir(), "evidence-check-cli-")), "a", "b", "artifact.md");
+  const r = run("check", EXAMPLE, "--out", out, "--now", NOW, "--compat", "reference");
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), ARTIFACT);
+});
+
+test("the language follows LC_ALL, then LC_MESSAGES, then LANG (zh* Chinese, else English); --lang wins", () => {
+  const say = (env, ...extra) => {
+    const r = spawnSync(process.execPath, [CLI, "check", EXAMPLE, "--now", "yesterday", ...extra], { encoding: "utf8", env });
+    assert.equal(r.status, 3);
+    return /必须是/.test(r.stderr) ? "zh" : /must be an ISO 8601/.test(r.stderr) ? "en" : r.stderr;
+  };
+  assert.equal(say(locale("zh_CN.UTF-8")), "zh");
+  assert.equal(say(locale("zh_TW")), "zh");
+  assert.equal(say(locale("en_US.UTF-8")), "en");
+  assert.equal(say(locale("C")), "en");
+  assert.equal(say(locale("")), "en");
+  assert.equal(say(locale("en_US.UTF-8", { LC_MESSAGES: "zh_CN.UTF-8" })), "zh");
+  assert.equal(say(locale("zh_CN.UTF-8", { LC_MESSAGES: "en_GB.UTF-8" })), "en");
+  assert.equal(say(locale("en_US.UTF-8", { LC_MESSAGES: "en_GB.UTF-8", LC_ALL: "zh_CN.UTF-8" })), "zh");
+  assert.equal(say(locale("zh_CN.UTF-8", { LC_ALL: "" })), "zh", "an empty LC_ALL is unset");
+  assert.equal(say(locale("zh_CN.UTF-8"), "--lang", "en"), "en");
+  assert.equal(say(locale("en_US.UTF-8"), "--lang=zh"), "zh");
+  // The artifact's labels follow too.
+  const r = spawnSync(process.execPath, [CLI, "check", EXAMPLE, "--json", "--now", NOW], { encoding: "utf8", env: locale("en_US.UTF-8") });
+  assert.match(JSON.parse(r.stdout).artifact.content, /^> Candidate artifact/m);
+});
+
+test("--review-key-env: the HMAC key comes from the environment, never from argv", () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  delete bundle.report.gaps;
+  bundle.reviews = bundle.report.claims.map((c) => ec.recordReview(bundle.scope, bundle.report, c.claim_id, "supported", "checked", { now: NOW, key: "s3cret" }));
+  const path = tmp("signed.json", JSON.stringify(bundle));
+  const withKey = (key, ...args) => {
+    const env = locale("en_US.UTF-8");
+    delete env.EC_REVIEW_KEY;
+    if (key !== undefined) env.EC_REVIEW_KEY = key;
+    const r = spawnSync(process.execPath, [CLI, "check", path, "--json", "--now", NOW, ...args], { encoding: "utf8", env });
+    return { code: r.status, out: JSON.parse(r.stdout || "null"), stderr: r.stderr };
+  };
+  let r = withKey("s3cret", "--review-key-env", "EC_REVIEW_KEY");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.out.assessment.status, "reviewed_candidate");
+  // Another key: the signatures do not hold.
+  r = withKey("other", "--review-key-env", "EC_REVIEW_KEY");
+  assert.equal(r.code, 2);
+  assert.deepEqual([...new Set(r.out.assessment.issues.map((i) => i.code))], ["review_signature_invalid"]);
+  // The variable missing or empty: unusable, naming it.
+  for (const key of [undefined, ""]) {
+    r = withKey(key, "--review-key-env", "EC_REVIEW_KEY");
+    assert.equal(r.code, 3);
+    assert.equal(r.out.error.code, "review_key_missing");
+    assert.match(r.stderr, /^evidence-check: review_key_missing: the environment variable EC_REVIEW_KEY \(--review-key-env\) is not set or empty\n/);
+  }
+  // There is no flag that takes the key itself.
+  assert.equal(withKey(undefined, "--review-key", "s3cret").code, 3);
+});
+
+test("--json prints one JSON document on stdout for unusable input too", () => {
+  const cases = [
+    [["check", tmp("bad.json", "{ not json")], "contract", ["invalid_json"]],
+    [["check", join(ROOT, "no-such-file.json")], "not_found", []],
+    [["check", EXAMPLE, "--now", "yesterday"], "invalid_now", []],
+    [["check", EXAMPLE, "--frobnicate"], "usage", []],
+    [["check", mkdtempSync(join(tmpdir(), "evidence-check-empty-"))], "no_bundles", []],
+  ];
+  for (const [args, code, issues] of cases) {
+    const r = run(...args, "--json");
+    assert.equal(r.code, 3, args.join(" "));
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(doc), ["error"]);
+    assert.equal(doc.error.code, code);
+    assert.equal(typeof doc.error.message, "string");
+    assert.deepEqual(doc.error.issues.map((i) => i.code), issues);
+  }
+});
+
+test("import and locate read files as check does and escape control characters in what they print", () => {
+  // A device is refused unread (it was read to the end: /dev/zero without bound).
+  let r = run("locate", "/dev/zero");
+  assert.equal(r.code, 3);
+  assert.equal(r.stderr, "evidence-check: not_a_file: /dev/zero is a character device, not a regular file; it was not read\n");
+  r = run("import", "anthropic", "/dev/zero", "/dev/zero");
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /^evidence-check: not_a_file: \/dev\/zero is a character device/);
+  // A file name holding control codes reaches the terminal escaped.
+  r = run("locate", join(tmpdir(), "\u001b]0;owned\u0007\u202e.json"));
+  assert.equal(r.code, 3);
+  assert.ok(r.stderr.includes("⟦U+001B⟧]0;owned⟦U+0007⟧⟦U+202E⟧.json does not exist"), r.stderr);
+  assert.doesNotMatch(r.stderr, /[\u001b\u0007\u202e]/);
+  // locate's messages follow the locale too.
+  const draft = readJson("examples", "demo.bundle.json");
+  draft.report.claims = [{ claim_id: "k1", text: "t", kind: "fact", citations: [{ source_id: "plan_a", quote: "no such passage" }] }];
+  delete draft.report.gaps;
+  draft.reviews = [];
+  const path = tmp("draft.json", JSON.stringify(draft));
+  const en = spawnSync(process.execPath, [CLI, "locate", path], { encoding: "utf8", env: locale("en_US.UTF-8") });
+  assert.equal(en.status, 1, en.stderr);
+  assert.match(en.stderr, /k1: quote_not_found \(0 occurrences\) — [A-Za-z]/);
+  assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
+});
+
+/**
+ * A bundle of real documents (licence texts, a CRLF file, emoji and CJK), each cited once
+ * via quote(); with `vocabulary`, the documents policy's names too (a scope id with "@",
+ * relative paths as file names, any `kind`), else names the reference allows.
+ */
+function documentsBundle(vocabulary) {
+  const files = [
+    ["gpl3", "licenses/GPL-3.txt", readFileSync("/usr/share/common-licenses/GPL-3", "utf8"), "The GNU General Public License is a free, copyleft license"],
+    ["apache2", "licenses/Apache-2.0.txt", readFileSync("/usr/share/common-licenses/Apache-2.0", "utf8"), "Grant of Copyright License."],
+    ["mpl2", "licenses/MPL-2.0.txt", readFileSync("/usr/share/common-licenses/MPL-2.0", "utf8"), "Mozilla Public License Version 2.0"],
+    ["crlf", "notes/windows.txt", "first line\r\nsecond line\r\nthird line\r\n", "second line\nthird"],
+    ["emoji", "notes/日本語.txt", "标题 🎉\n内容:中文与 emoji 👩‍💻 混排。\n", "中文与 emoji 👩‍💻"],
+  ];
+  const specs = files.map(([id, filename]) =>
+    vocabulary ? { source_id: id, title: id, locator: `file:${filename}`, filename, kind: "licence_text" } : { source_id: id, title: id, locator: `file:${id}`, filename: `${id}.md`, kind: "public" },
+  );
+  const scope = { tenant_id: "acme", user_id: "reader" };
+  const store = new ec.EvidenceStore(specs, { now: NOW, policy: "documents" });
+  const claims = files.map(([id, , content, passage], i) => {
+    const ref = store.ingest(scope, id, content);
+    return { claim_id: `c${i}`, text: `The source ${id} says so.`, kind: "fact", citations: [store.quote(scope, ref, passage, `q${i}`)] };
+  });
+  store.free();
+  return {
+    // Citations do not depend on the scope.
+    scope: vocabulary ? { tenant_id: "ana@acme.com", user_id: "reader" } : scope,
+    sources: files.map(([, , content], i) => ({ spec: specs[i], content })),
+    report: { title: "Licences", claims },
+    reviews: [],
+  };
+}
+
+test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", { skip: typeof ec.parsePolicy !== "function" && "the policy is not on main yet" }, () => {
+  const path = tmp("documents.json", JSON.stringify(documentsBundle(false)));
+  const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
+  const refused = run("check", path, "--lang", "en");
+  assert.equal(refused.code, 3);
+  for (const part of ["gpl3", String(gpl), "24000", "--policy"]) assert.ok(refused.stderr.replace(/(\d),(\d{3})/g, "$1$2").includes(part), `${part} is not in: ${refused.stderr}`);
+  const ok = run("check", path, "--policy", "documents", "--json", "--now", NOW);
+  assert.equal(ok.code, 1, ok.stderr);
+  const result = JSON.parse(ok.stdout);
+  assert.equal(result.assessment.status, "needs_review");
+  assert.deepEqual(result.assessment.issues, []);
+  assert.deepEqual(Object.values(result.assessment.claims), ["pending_review", "pending_review", "pending_review", "pending_review", "pending_review"]);
+  // The documents policy's names: refused by the default, checked under documents.
+  const named = tmp("named.json", JSON.stringify(documentsBundle(true)));
+  assert.equal(run("check", named).code, 3);
+  const checked = run("check", named, "--policy=documents", "--json", "--now", NOW);
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.deepEqual(JSON.parse(checked.stdout).assessment.issues, []);
+  // A policy file: a preset and its changes; an unknown field is refused, named.
+  const custom = tmp("policy.json", JSON.stringify({ extends: "documents", max_claims: 5000 }));
+  assert.deepEqual(JSON.parse(run("check", path, `--policy=${custom}`, "--json", "--now", NOW).stdout), result);
+  const tight = tmp("policy.json", JSON.stringify({ extends: "documents", max_claims: 2 }));
+  const over = run("check", path, "--policy", tight, "--json");
+  assert.equal(over.code, 3);
+  assert.equal(JSON.parse(over.stdout).error.code, "contract");
+  const unknown = run("check", path, "--policy", tmp("policy.json", JSON.stringify({ extends: "documents", max_clams: 1 })));
+  assert.equal(unknown.code, 3);
+  assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
+  const bogus = run("check", path, "--policy", "lenient");
+  assert.equal(bogus.code, 3);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is none of them\n/);
 });

@@ -174,8 +174,12 @@ test("store.fromWebAnnotation locates a quote-only annotation with the same loca
   st.free();
 });
 
+/** Runs the CLI in a Chinese locale (it follows the locale; these tests assume zh). */
 function run(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  const env = { ...process.env, LANG: "zh_CN.UTF-8" };
+  delete env.LC_ALL;
+  delete env.LC_MESSAGES;
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

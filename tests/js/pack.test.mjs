@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -32,4 +32,34 @@ test("npm pack, npm install into an empty directory, then require, import and th
   const bin = spawnSync(join(app, "node_modules", ".bin", "evidence-check"), ["check", join(ROOT, "examples", "demo.bundle.json"), "--json"], { encoding: "utf8" });
   assert.equal(bin.status, 1, bin.stderr);
   assert.equal(JSON.parse(bin.stdout).assessment.status, "partial");
+
+  // The install brings piscina and its own dependencies, never an HTTP server framework:
+  // the MCP SDK (which brings express, hono, cors) is an optional peer, not installed.
+  const tree = JSON.parse(npm(["ls", "--omit=dev", "--all", "--json"], app));
+  const names = new Set();
+  const walk = (deps) => {
+    // An unmet optional dependency is listed as {} (no version): not installed.
+    for (const [name, d] of Object.entries(deps ?? {})) {
+      if (d.version !== undefined) names.add(name);
+      walk(d.dependencies);
+    }
+  };
+  walk(tree.dependencies);
+  for (const framework of ["express", "hono", "@hono/node-server", "cors", "koa", "fastify", "@modelcontextprotocol/sdk"]) {
+    assert.ok(!names.has(framework), `npm ls shows ${framework}: ${[...names].join(", ")}`);
+  }
+  assert.ok(names.has("piscina"));
+  assert.equal(readdirSync(join(app, "node_modules")).includes("express"), false);
+  // Without the SDK, the MCP reader says which package to install; the entry still imports.
+  const { dir, bundle } = (() => {
+    const d = mkdtempSync(join(tmpdir(), "evidence-check-nosdk-"));
+    writeFileSync(join(d, "bundle.json"), readFileSync(join(ROOT, "examples", "demo.bundle.json")));
+    return { dir: d, bundle: join(d, "bundle.json") };
+  })();
+  const mcp = spawnSync(join(app, "node_modules", ".bin", "evidence-check"), ["check", bundle, "--mcp", "some-server"], { encoding: "utf8", cwd: dir });
+  assert.equal(mcp.status, 3);
+  assert.equal(
+    mcp.stderr,
+    "evidence-check: mcp_sdk_missing: reading sources through MCP needs the package @modelcontextprotocol/sdk, an optional peer dependency that is not installed: npm install @modelcontextprotocol/sdk\n",
+  );
 });

@@ -25,7 +25,7 @@ pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
 	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack
 	@touch $@
 
-pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs $(wildcard js/entry/*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
+pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
 	node js/assemble.mjs
 
 ## build: the npm package in pkg/ (Node and web builds, CLI, types)

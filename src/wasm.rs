@@ -192,10 +192,12 @@ export type ErrorCode = ContractCode | EvidenceCode;
 /** The code of every broken contract. */
 export type ContractCode = "contract";
 /** What every function throws: an `Error` subclass with a stable `code`. Exported by
- * name from every entry (`import { ContractError } from "evidence-check"`). */
+ * name from every entry (`import { ContractError } from "evidence-check"`). The
+ * library's own errors are `ContractError` or `EvidenceError` (their codes are
+ * `ErrorCode`); the JS side's (`McpReadError`, the CLI's) subclass it with codes of their own. */
 export declare class EvidenceCheckError extends Error {
-  name: "EvidenceCheckError" | "ContractError" | "EvidenceError";
-  code: ErrorCode;
+  constructor(message: string, code?: string, options?: { cause?: unknown });
+  code: string;
 }
 /** A broken contract: `code` is "contract", `issues` lists every violation. */
 export declare class ContractError extends EvidenceCheckError {

@@ -25,7 +25,8 @@ try {
     const code: ErrorCode = e.code;
     if (e.code === "store_freed" || e.code === "invalid_argument") console.log(code);
   } else if (e instanceof EvidenceCheckError) {
-    console.log(e.name, e.message);
+    const code: string = e.code;
+    console.log(e.name, e.message, code);
   }
 }
 

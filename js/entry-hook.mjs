@@ -1,4 +1,4 @@
-// assemble.mjs's hook for the entries: copies js/entry/ into pkg/node (CommonJS) and
+// assemble.mjs's hook for the entries: copies js/entry* into pkg/node (CommonJS) and
 // pkg/web (ES module) as index.js with its declarations, and points the manifest's
 // entries at them, each with its own types: "." gives Node the Node build and every
 // other environment (browsers, bundlers) the web build; "./mcp" gets js/mcp.d.ts.
@@ -12,15 +12,15 @@ function toCommonJs(source) {
 }
 
 export default function entries(root, pkg, manifest) {
-  const src = (f) => join(root, "js", "entry", f);
+  const src = (f) => join(root, "js", f);
   for (const f of ["errors", "guard"]) {
-    copyFileSync(src(`${f}.mjs`), join(pkg, "web", `${f}.js`));
-    writeFileSync(join(pkg, "node", `${f}.js`), toCommonJs(readFileSync(src(`${f}.mjs`), "utf8")));
+    copyFileSync(src(`entry-${f}.mjs`), join(pkg, "web", `${f}.js`));
+    writeFileSync(join(pkg, "node", `${f}.js`), toCommonJs(readFileSync(src(`entry-${f}.mjs`), "utf8")));
   }
-  copyFileSync(src("index.mjs"), join(pkg, "web", "index.js"));
-  copyFileSync(src("index.cjs"), join(pkg, "node", "index.js"));
-  copyFileSync(src("web.d.ts"), join(pkg, "web", "index.d.ts"));
-  copyFileSync(src("node.d.ts"), join(pkg, "node", "index.d.ts"));
+  copyFileSync(src("entry.mjs"), join(pkg, "web", "index.js"));
+  copyFileSync(src("entry.cjs"), join(pkg, "node", "index.js"));
+  copyFileSync(src("entry-web.d.ts"), join(pkg, "web", "index.d.ts"));
+  copyFileSync(src("entry-node.d.ts"), join(pkg, "node", "index.d.ts"));
   copyFileSync(join(root, "js", "mcp.d.ts"), join(pkg, "bin", "mcp.d.ts"));
   const node = { types: "./node/index.d.ts", default: "./node/index.js" };
   const web = { types: "./web/index.d.ts", default: "./web/index.js" };

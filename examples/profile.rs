@@ -6,15 +6,7 @@ use evidence_check::{Clock, Contract};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs: u32 = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(20_000);
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/demo.bundle.json"))?;
-    let options = BundleOptions {
-        clock: Clock::fixed("2026-11-29T00:00:00+00:00").map_err(|e| e.to_string())?,
-        render: true,
-        store: Default::default(),
-        limits: Default::default(),
-        escaping: Default::default(),
-        review_key: None,
-        lang: Default::default(),
-    };
+    let options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").map_err(|e| e.to_string())?);
     let started = std::time::Instant::now();
     for _ in 0..runs {
         let bundle = Bundle::from_json(&text)?;

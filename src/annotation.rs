@@ -172,5 +172,5 @@ pub fn from_web_annotation_in(v: &Value, scope: &Scope, store: &EvidenceStore, w
     let options = crate::locate::LocateOptions { whitespace, ..Default::default() };
     let (snapshot, found) = store.locate_current(scope, &source_id, &selector, options)?;
     let id = v.get("id").and_then(Value::as_str).and_then(|id| id.strip_prefix(ID_PREFIX)).unwrap_or("annotation");
-    crate::store::citation_checked(id, &snapshot.source_ref, found.start, found.end, found.text)
+    crate::store::citation_checked(id, &snapshot.source_ref, found.start, found.end, found.text, store.policy())
 }

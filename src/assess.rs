@@ -93,6 +93,10 @@ pub struct Issue {
     /// citation stays invalid until the report is corrected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<RepairHint>,
+    /// The subject and numbers (source id, review index, revisions, digests, range and
+    /// text length); absent under `compat: "reference"`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<crate::error::Detail>,
 }
 
 /// A repair hint for a failed citation.
@@ -141,7 +145,10 @@ impl Assessment {
     pub fn localize(&mut self, lang: crate::error::Lang) {
         for issue in &mut self.issues {
             if let Some(m) = crate::error::message_for_code(issue.code, lang) {
-                issue.message = m.to_owned();
+                issue.message = match &issue.detail {
+                    Some(d) => d.message(m, lang),
+                    None => m.to_owned(),
+                };
             }
         }
     }
@@ -180,15 +187,71 @@ pub struct Checked<'r> {
     pub assessment: Assessment,
     pub citations: Vec<(&'r Citation, Arc<Snapshot>)>,
     pub reviews: HashMap<&'r str, &'r Review>,
+    /// The store's policy (the artifact's limits).
+    pub policy: crate::policy::Policy,
+}
+
+/// What to do with a review bound to another report digest or scope, or a second
+/// review of one claim.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ReviewMode {
+    /// The reference's: refuse the whole call (`review_mismatch`).
+    #[default]
+    Throw,
+    /// Report it as an issue of the assessment (`review_stale_digest`,
+    /// `review_other_scope`, `review_duplicate`) and do not count it; the claim stays
+    /// `pending_review`. `checkBundle` and the CLI do this.
+    Report,
+}
+
+/// How to check a report (see [`check_opts`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions<'k> {
+    /// When set, every review must carry a valid HMAC signature made with this key.
+    pub review_key: Option<&'k [u8]>,
+    pub reviews: ReviewMode,
 }
 
 /// Checks that every review belongs to this scope and this exact report and that no
-/// claim is reviewed twice.
-fn review_map<'r>(scope: &Scope, report: &Report, digest: &str, reviews: Vec<&'r Review>) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
+/// claim is reviewed twice. In [`ReviewMode::Report`] each such review is an issue and
+/// is left out; a review of a claim the report does not have still throws.
+fn review_map<'r>(
+    scope: &Scope,
+    report: &Report,
+    digest: &str,
+    reviews: Vec<(usize, &'r Review)>,
+    mode: ReviewMode,
+    issues: &mut Vec<Issue>,
+) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
     let mut map: HashMap<&str, &Review> = HashMap::new();
-    for review in reviews {
-        if review.scope != *scope || review.report_digest != digest || map.contains_key(review.claim_id.as_str()) {
-            return Err(ReviewErrorKind::ReviewMismatch);
+    for (index, review) in reviews {
+        let problem = if review.scope != *scope {
+            Some(ReviewErrorKind::ReviewOtherScope)
+        } else if review.report_digest != digest {
+            Some(ReviewErrorKind::ReviewStaleDigest)
+        } else if map.contains_key(review.claim_id.as_str()) {
+            Some(ReviewErrorKind::ReviewDuplicate)
+        } else {
+            None
+        };
+        if let Some(kind) = problem {
+            if mode == ReviewMode::Throw {
+                return Err(ReviewErrorKind::ReviewMismatch);
+            }
+            let mut detail = crate::error::Detail { review_index: Some(index), ..Default::default() };
+            if kind == ReviewErrorKind::ReviewStaleDigest {
+                detail.expected_digest = Some(digest.to_owned());
+                detail.found_digest = Some(review.report_digest.clone());
+            }
+            issues.push(Issue {
+                claim_id: review.claim_id.clone(),
+                citation_id: None,
+                code: kind.code(),
+                message: detail.message(kind.message(), crate::error::Lang::Zh),
+                hint: None,
+                detail: Some(detail),
+            });
+            continue;
         }
         if report.claim(&review.claim_id).is_none() {
             return Err(ReviewErrorKind::ReviewTargetMissing);
@@ -203,16 +266,9 @@ pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
     check(scope, report, store, reviews).map(|c| c.assessment)
 }
 
-/// [`check_with`]'s assessment with its issues' messages in a language.
-pub fn assess_in(
-    scope: &Scope,
-    report: &Report,
-    store: &EvidenceStore,
-    reviews: &[Review],
-    review_key: Option<&[u8]>,
-    lang: crate::error::Lang,
-) -> Result<Assessment, ReviewErrorKind> {
-    let mut a = check_with(scope, report, store, reviews, review_key)?.assessment;
+/// [`check_opts`]'s assessment with its issues' messages in a language.
+pub fn assess_in(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], options: CheckOptions<'_>, lang: crate::error::Lang) -> Result<Assessment, ReviewErrorKind> {
+    let mut a = check_opts(scope, report, store, reviews, options)?.assessment;
     a.localize(lang);
     Ok(a)
 }
@@ -231,25 +287,36 @@ pub fn check_with<'r>(
     reviews: &'r [Review],
     review_key: Option<&[u8]>,
 ) -> Result<Checked<'r>, ReviewErrorKind> {
+    check_opts(scope, report, store, reviews, CheckOptions { review_key, reviews: ReviewMode::Throw })
+}
+
+/// [`check_with`] with every option. The store's policy decides the codes and messages:
+/// under `compat: "reference"` ([`crate::policy::Policy::reference_messages`]) issues
+/// have the reference's codes and texts and no subject fields.
+pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewErrorKind> {
+    let reference = store.policy().reference_messages;
     let digest = report_digest(report);
     let mut issues = Vec::new();
-    let signed: Vec<&Review> = reviews
+    let signed: Vec<(usize, &Review)> = reviews
         .iter()
-        .filter(|r| match review_key.map(|k| crate::review::verify_review(r, k)) {
+        .enumerate()
+        .filter(|(index, r)| match options.review_key.map(|k| crate::review::verify_review(r, k)) {
             Some(Err(problem)) => {
+                let detail = (!reference).then(|| crate::error::Detail { review_index: Some(*index), ..Default::default() });
                 issues.push(Issue {
                     claim_id: r.claim_id.clone(),
                     citation_id: None,
                     code: problem.code(),
-                    message: problem.message().to_owned(),
+                    message: detail.as_ref().map_or_else(|| problem.message().to_owned(), |d| d.message(problem.message(), crate::error::Lang::Zh)),
                     hint: None,
+                    detail,
                 });
                 false
             }
             _ => true,
         })
         .collect();
-    let reviews = review_map(scope, report, &digest, signed)?;
+    let reviews = review_map(scope, report, &digest, signed, options.reviews, &mut issues)?;
     let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
     let mut valid: HashMap<&str, usize> = HashMap::new();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
@@ -266,8 +333,8 @@ pub fn check_with<'r>(
                     citations.push((citation, Arc::clone(snapshot)));
                 }
                 Err(e) => {
-                    let mut found = issue(&claim.claim_id, &citation.citation_id, &e);
-                    if matches!(e.code(), "ref_unavailable" | "quote_mismatch" | "range_out_of_bounds") {
+                    let mut found = issue(&claim.claim_id, &citation.citation_id, &e, reference);
+                    if matches!(e.reference_code(), "ref_unavailable" | "quote_mismatch" | "range_out_of_bounds") {
                         found.hint = repair_hint(scope, store, citation);
                     }
                     issues.push(found);
@@ -289,7 +356,9 @@ pub fn check_with<'r>(
         };
         states.push((claim.claim_id.clone(), state));
     }
-    let status = if !issues.is_empty() {
+    // Review issues are findings about the reviews, not about the citations: the claims
+    // they concern stay pending_review and the status follows the claims.
+    let status = if issues.iter().any(|i| !is_uncounted_review(i.code)) {
         Status::Invalid
     } else if !report.gaps.is_empty()
         || states.iter().any(|(_, s)| matches!(s, ClaimState::Insufficient | ClaimState::Contradicted | ClaimState::Disputed))
@@ -304,9 +373,20 @@ pub fn check_with<'r>(
         assessment: Assessment { status, report_digest: digest, claims: states, issues },
         citations,
         reviews,
+        policy: store.policy().clone(),
     })
 }
 
-fn issue(claim_id: &str, citation_id: &str, e: &StoreError) -> Issue {
-    Issue { claim_id: claim_id.to_owned(), citation_id: Some(citation_id.to_owned()), code: e.code(), message: e.message(), hint: None }
+/// The codes of reviews left out in [`ReviewMode::Report`]: they do not make the report invalid.
+pub fn is_uncounted_review(code: &str) -> bool {
+    matches!(code, "review_stale_digest" | "review_other_scope" | "review_duplicate")
+}
+
+fn issue(claim_id: &str, citation_id: &str, e: &StoreError, reference: bool) -> Issue {
+    let (code, message, detail) = if reference {
+        (e.reference_code(), e.reference_message(), None)
+    } else {
+        (e.code(), e.message(), e.detail().cloned())
+    };
+    Issue { claim_id: claim_id.to_owned(), citation_id: Some(citation_id.to_owned()), code, message, hint: None, detail }
 }

@@ -5,14 +5,15 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::assess::{check_with, Assessment};
+use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
 use crate::contract::validate::{join, sized, Checker, ANY_STRING};
 use crate::contract::{Contract, Report, Scope, SourceSpec};
 use crate::error::{ContractError, ReviewErrorKind, StoreError};
 use crate::render::{render_checked_in, Artifact};
 use crate::review::Review;
-use crate::store::{EvidenceStore, StoreOptions};
+use crate::policy::Policy;
+use crate::store::EvidenceStore;
 
 /// One source of a bundle: its catalogue entry and its text at a known revision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -68,7 +69,7 @@ impl Contract for Bundle {
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let sources = c
             .required(m, path, "sources")
-            .and_then(|s| c.list(s, &join(path, "sources"), 0, usize::MAX, BundleSource::check));
+            .and_then(|s| c.list(s, &join(path, "sources"), 0, c.limits.max_sources, BundleSource::check));
         let report = c.required(m, path, "report").and_then(|r| Report::check(c, r, &join(path, "report")));
         let reviews = c.list_or(m, path, "reviews", usize::MAX, Review::check);
         let import_notes = c.list_or(m, path, "import_notes", usize::MAX, crate::import::ImportNote::check);
@@ -84,15 +85,35 @@ impl Contract for Bundle {
 pub struct BundleOptions {
     pub clock: Clock,
     pub render: bool,
-    pub store: StoreOptions,
-    /// The contract limits the bundle was parsed with.
-    pub limits: crate::contract::Limits,
+    /// Every limit and vocabulary (the store's, the contracts', the artifact's); the
+    /// bundle should have been parsed with the same policy. Replaces the former
+    /// `store: StoreOptions` and `limits: Limits` fields.
+    pub policy: Policy,
     /// How the artifact escapes text (hardened by default).
     pub escaping: crate::render::Escaping,
     /// When set, every review must carry a valid HMAC signature made with this key.
     pub review_key: Option<Vec<u8>>,
     /// The language of messages and artifact labels.
     pub lang: crate::error::Lang,
+    /// What a stale, foreign or second review does: [`ReviewMode::Report`] (an issue;
+    /// the default for bundles) or [`ReviewMode::Throw`] (the reference's `review_mismatch`).
+    pub reviews: ReviewMode,
+}
+
+impl BundleOptions {
+    /// The defaults: the reference policy, rendering on, hardened escaping, Chinese,
+    /// reviews reported.
+    pub fn new(clock: Clock) -> BundleOptions {
+        BundleOptions {
+            clock,
+            render: true,
+            policy: Policy::reference(),
+            escaping: crate::render::Escaping::Hardened,
+            review_key: None,
+            lang: crate::error::Lang::Zh,
+            reviews: ReviewMode::Report,
+        }
+    }
 }
 
 /// What a bundle check found.
@@ -111,7 +132,10 @@ pub struct BundleResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RenderIssue {
     pub code: &'static str,
-    pub message: &'static str,
+    pub message: String,
+    /// The artifact's size and the limit it is over (absent under `compat: "reference"`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<crate::error::Detail>,
 }
 
 /// Why a bundle could not be checked at all.
@@ -157,7 +181,7 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 /// Loads sources into a fresh store.
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
     let specs = sources.iter().map(|s| s.spec.clone()).collect();
-    let mut store = EvidenceStore::new(specs, options.store, options.clock.clone())
+    let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
     for (i, source) in sources.iter().enumerate() {
         store
@@ -171,17 +195,46 @@ pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOpt
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
     // One assessment serves both the result and the artifact.
-    let mut checked = check_with(&bundle.scope, &bundle.report, &store, &bundle.reviews, options.review_key.as_deref()).map_err(BundleError::Review)?;
+    let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews };
+    let mut checked = check_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, check).map_err(BundleError::Review)?;
     checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {
         match render_checked_in(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {
             Ok(a) => (Some(a), None),
-            Err(k) => (None, Some(RenderIssue { code: k.code(), message: k.message_in(options.lang) })),
+            Err(k) => {
+                let base = k.message_in(options.lang);
+                let detail = (k == crate::error::RenderErrorKind::ArtifactTooLarge && !options.policy.reference_messages)
+                    .then(|| artifact_detail(&bundle.report, &checked, options))
+                    .flatten();
+                let message = detail.as_ref().map_or_else(|| base.to_owned(), |d| d.message(base, options.lang));
+                (None, Some(RenderIssue { code: k.code(), message, detail }))
+            }
         }
     } else {
         (None, None)
     };
     Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
+}
+
+/// The size of the artifact that was refused, against the limit it breaks.
+fn artifact_detail(report: &Report, checked: &crate::assess::Checked<'_>, options: &BundleOptions) -> Option<crate::error::Detail> {
+    let mut unbounded = checked.policy.clone();
+    unbounded.max_artifact_bytes = usize::MAX;
+    unbounded.max_artifact_chars = usize::MAX;
+    let probe = crate::assess::Checked {
+        assessment: checked.assessment.clone(),
+        citations: checked.citations.clone(),
+        reviews: checked.reviews.clone(),
+        policy: unbounded,
+    };
+    let content = render_checked_in(report, &probe, &options.clock, options.escaping, options.lang).ok()?.content;
+    let p = &checked.policy;
+    let chars = content.chars().count();
+    Some(if content.len() > p.max_artifact_bytes {
+        crate::error::Detail::limit(content.len(), p.max_artifact_bytes, "bytes", "max_artifact_bytes")
+    } else {
+        crate::error::Detail::limit(chars, p.max_artifact_chars, "code_points", "max_artifact_chars")
+    })
 }
 
 // ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------

@@ -268,7 +268,9 @@ impl ContractError {
         let mut e = self.clone();
         for v in &mut e.violations {
             if let Some(m) = v.code.reference_message_in(lang) {
-                v.message = m.to_owned();
+                // The reference's text, in the language; a subject after it stays.
+                let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
+                v.message = format!("{m}{rest}");
             }
         }
         e
@@ -370,6 +372,16 @@ coded_enum! {
         QuoteAmbiguous => ("quote_ambiguous", "片段出现多次,无法唯一定位;请给出前后文或指定第几处。", "The quote occurs more than once; give a prefix and suffix or an occurrence to pick one."),
         /// A revision to restore is not newer than the store's counter for that source.
         RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
+        /// (Split from `ref_unavailable`.) The source is catalogued, but this scope has no snapshot of it and never had one.
+        SourceNotIngested => ("source_not_ingested", "来源尚未在此范围内采集,没有任何快照。", "The source was never ingested in this scope; there is no snapshot of it."),
+        /// (Split from `ref_unavailable`.) This scope had a snapshot of the source, and it was removed.
+        SourceRemoved => ("source_removed", "来源快照已在此范围内撤销。", "The source's snapshot was removed in this scope."),
+        /// (Split from `ref_unavailable`.) The cited revision is not the current one.
+        RevisionStale => ("revision_stale", "引用的版本不是来源的当前版本。", "The cited revision is not the source's current revision."),
+        /// (Split from `ref_unavailable`.) The cited digest is not the current revision's digest.
+        DigestMismatch => ("digest_mismatch", "引用的摘要与来源当前版本的摘要不一致。", "The cited digest is not the digest of the source's current revision."),
+        /// (Split from `ref_unavailable`.) No source with this id is available in this scope (the store's catalogue does not name it). Says nothing about other scopes.
+        SourceNotInScope => ("source_not_in_scope", "此范围内没有该标识的来源。", "No source with this id is available in this scope."),
     }
 }
 
@@ -386,6 +398,12 @@ coded_enum! {
         ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。", "A review belongs to another scope or report digest, or reviews a claim twice."),
         /// A review names a claim that the report does not have.
         ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。", "The reviewed claim is not in the report."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) The review was recorded for another report digest; it is not counted.
+        ReviewStaleDigest => ("review_stale_digest", "审阅绑定的是另一份报告摘要,未计入。", "The review was recorded for another report digest; it is not counted."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) The review belongs to another scope; it is not counted.
+        ReviewOtherScope => ("review_other_scope", "审阅属于另一个范围,未计入。", "The review belongs to another scope; it is not counted."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) A second review of one claim; it is not counted.
+        ReviewDuplicate => ("review_duplicate", "同一论断的第二条审阅,未计入。", "A second review of the same claim; it is not counted."),
     }
 }
 
@@ -461,6 +479,8 @@ coded_enum! {
 pub enum StoreError {
     /// The store refused the operation.
     Store(StoreErrorKind),
+    /// The store refused the operation; the detail names the subject and the numbers.
+    Detailed(StoreErrorKind, Box<Detail>),
     /// The input (a read result, a quoted citation) broke its contract.
     Contract(ContractError),
     /// A quote could not be located (absent or ambiguous), with its source and counts.
@@ -471,18 +491,154 @@ impl StoreError {
     /// The stable code.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Store(k) => k.code(),
+            Self::Store(k) | Self::Detailed(k, _) => k.code(),
             Self::Contract(c) => c.code(),
             Self::Locate(l) => l.code(),
         }
     }
-    /// The message.
+    /// The message (Chinese, naming the subject and the numbers).
     pub fn message(&self) -> String {
+        self.message_in(Lang::Zh)
+    }
+    /// The message in a language, naming the subject and the numbers.
+    pub fn message_in(&self, lang: Lang) -> String {
         match self {
-            Self::Store(k) => StoreErrorKind::message(*k).to_owned(),
+            Self::Store(k) => k.message_in(lang).to_owned(),
+            Self::Detailed(k, d) => d.message(k.message_in(lang), lang),
             Self::Contract(c) => c.message(),
-            Self::Locate(l) => l.message_in(Lang::Zh),
+            Self::Locate(l) => l.message_in(lang),
         }
+    }
+    /// The kind, for the store's own refusals.
+    pub fn kind(&self) -> Option<StoreErrorKind> {
+        match self {
+            Self::Store(k) | Self::Detailed(k, _) => Some(*k),
+            _ => None,
+        }
+    }
+    /// The detail (subject and numbers), when there is one.
+    pub fn detail(&self) -> Option<&Detail> {
+        match self {
+            Self::Detailed(_, d) => Some(d),
+            _ => None,
+        }
+    }
+    /// `compat: "reference"`: the reference's code (the split codes are `ref_unavailable`).
+    pub fn reference_code(&self) -> &'static str {
+        match self.kind() {
+            Some(k) => k.reference_kind().code(),
+            None => self.code(),
+        }
+    }
+    /// `compat: "reference"`: the reference's message text, without subject or numbers.
+    pub fn reference_message(&self) -> String {
+        match self.kind() {
+            Some(k) => k.reference_kind().message().to_owned(),
+            None => self.message(),
+        }
+    }
+}
+
+impl StoreErrorKind {
+    /// The reference's kind: the five codes split from `ref_unavailable` are it.
+    pub fn reference_kind(self) -> StoreErrorKind {
+        match self {
+            Self::SourceNotIngested | Self::SourceRemoved | Self::RevisionStale | Self::DigestMismatch | Self::SourceNotInScope => Self::RefUnavailable,
+            other => other,
+        }
+    }
+
+    /// This refusal with its subject and numbers.
+    pub fn with(self, detail: Detail) -> StoreError {
+        StoreError::Detailed(self, Box::new(detail))
+    }
+}
+
+/// The subject of an error or issue and the numbers involved: which source, claim,
+/// citation or review, and size and limit, revisions, digests. Every field is optional;
+/// only those that apply are set (and serialized).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Detail {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    /// The index of a review in the list given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review_index: Option<usize>,
+    /// A size (in `unit`s) over its limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+    /// What `size` and `limit` count: `bytes`, `sources`, `code_points`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<&'static str>,
+    /// The policy field that sets the limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_field: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cited_revision: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_revision: Option<u64>,
+    /// The digest the citation or review names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_digest: Option<String>,
+    /// The digest found (the current revision's, or the report's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_digest: Option<String>,
+    /// A citation's range and the text's length, in code points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_length: Option<usize>,
+}
+
+impl Detail {
+    /// A limit: `size` over `limit` counted in `unit`, raised by `policy_field`.
+    pub fn limit(size: usize, limit: usize, unit: &'static str, policy_field: &'static str) -> Detail {
+        Detail { size: Some(size), limit: Some(limit), unit: Some(unit), policy_field: Some(policy_field), ..Detail::default() }
+    }
+
+    /// This detail naming a source.
+    pub fn source(mut self, source_id: &str) -> Detail {
+        self.source_id = Some(source_id.to_owned());
+        self
+    }
+
+    /// `base` followed by the subject and numbers, and how to raise a limit.
+    pub fn message(&self, base: &str, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(s) = &self.source_id {
+            parts.push(if zh { format!("来源 {s}") } else { format!("source {s}") });
+        }
+        if let Some(i) = self.review_index {
+            parts.push(if zh { format!("第 {i} 条审阅(从 0 计)") } else { format!("review {i} (0-based)") });
+        }
+        if let (Some(size), Some(limit)) = (self.size, self.limit) {
+            let unit = self.unit.unwrap_or("");
+            parts.push(if zh { format!("{size} {unit},上限 {limit} {unit}") } else { format!("{size} {unit}, over the limit of {limit} {unit}") });
+        }
+        if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
+            parts.push(if zh { format!("引用版本 {c},当前版本 {n}") } else { format!("cited revision {c}, current revision {n}") });
+        }
+        if let (Some(e), Some(f)) = (&self.expected_digest, &self.found_digest) {
+            parts.push(if zh { format!("期望摘要 {e},实际摘要 {f}") } else { format!("expected digest {e}, found {f}") });
+        }
+        if let (Some(s), Some(e)) = (self.start, self.end) {
+            parts.push(if zh { format!("区间 [{s}, {e})") } else { format!("range [{s}, {e})") });
+        }
+        if let Some(n) = self.text_length {
+            parts.push(if zh { format!("正文长度 {n}") } else { format!("text length {n}") });
+        }
+        if let Some(f) = self.policy_field {
+            parts.push(crate::policy::how_to_raise(f, lang));
+        }
+        if parts.is_empty() {
+            return base.to_owned();
+        }
+        format!("{base} ({})", parts.join("; "))
     }
 }
 
@@ -492,9 +648,8 @@ impl Coded for StoreError {
     }
     fn message(&self, lang: Lang) -> String {
         match self {
-            Self::Store(k) => k.message_in(lang).to_owned(),
             Self::Contract(c) => Coded::message(c, lang),
-            Self::Locate(l) => Coded::message(l, lang),
+            _ => self.message_in(lang),
         }
     }
     fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
@@ -503,9 +658,11 @@ impl Coded for StoreError {
             _ => None,
         }
     }
+    /// The locate error's source and counts; a detailed refusal's subject and numbers as `detail`.
     fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
         match self {
             Self::Locate(l) => l.details(),
+            Self::Detailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
             _ => Vec::new(),
         }
     }

@@ -17,6 +17,7 @@ pub mod import;
 pub mod locate;
 pub mod options;
 pub mod outcome;
+pub mod policy;
 pub mod render;
 pub mod review;
 pub mod schema;
@@ -36,3 +37,4 @@ pub use error::{ContractError, RenderError, ReviewErrorKind, StoreError, StoreEr
 pub use render::{render, Artifact};
 pub use review::{record_review, Review, Verdict};
 pub use store::{EvidenceStore, Snapshot, StoreOptions};
+pub use policy::{Policy, PolicyError};

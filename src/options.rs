@@ -14,12 +14,12 @@ use std::fmt;
 use crate::bundle::BundleOptions;
 use crate::citation::Unit;
 use crate::clock::Clock;
-use crate::contract::{Contract, Limits, Scope};
+use crate::contract::{Contract, Scope};
 use crate::error::{BindingError, ClockErrorKind, Coded, ContractError, Lang, Violation};
 use crate::locate::{Counting, LocateOptions, Selector, Whitespace};
 use crate::render::Escaping;
 use crate::schema::Dialect;
-use crate::store::StoreOptions as CoreStoreOptions;
+use crate::policy::{Policy, PolicyError};
 
 /// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -112,29 +112,39 @@ pub struct CallOptions {
     pub uncited_as_gaps: Option<bool>,
     pub documents: Option<Value>,
     pub require_contents: Option<bool>,
+    pub policy: Option<Value>,
+    pub reviews: Option<ReviewsName>,
+}
+
+/// `reviews`: what a stale, foreign or second review does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewsName {
+    Throw,
+    Report,
 }
 
 call_options! {
     /// `new EvidenceStore(specs, options)`.
-    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, }
+    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, policy: Value, compat: Compat, }
     /// `store.quote(…, options)`.
     QuoteOptions { prefix: String, suffix: String, occurrence: usize, whitespace: WhitespaceName, compat: Compat, }
     /// `store.quoteRange(…, options)`.
     RangeOptions { unit: OffsetUnit, }
     /// `parseReport(input, options)`.
-    ParseOptions { dialect: DialectName, lang: Lang, }
+    ParseOptions { dialect: DialectName, lang: Lang, policy: Value, compat: Compat, }
     /// The schema functions.
-    SchemaOptions { dialect: DialectName, }
+    SchemaOptions { dialect: DialectName, policy: Value, }
     /// `recordReview(…, options)`.
-    ReviewOptions { now: String, key: String, lang: Lang, }
+    ReviewOptions { now: String, key: String, lang: Lang, policy: Value, compat: Compat, }
     /// `assess(…, options)`.
-    AssessOptions { review_key: String, lang: Lang, }
+    AssessOptions { review_key: String, lang: Lang, reviews: ReviewsName, }
     /// `render(…, options)`.
-    RenderOptions { now: String, compat: Compat, review_key: String, lang: Lang, }
+    RenderOptions { now: String, compat: Compat, review_key: String, lang: Lang, reviews: ReviewsName, }
     /// `checkBundle(bundle, options)`.
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
-        max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang,
+        max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, policy: Value,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
@@ -152,7 +162,7 @@ call_options! {
     /// `DocumentCatalog.fromJSON(json, options)`, `convertOffset` and `toWebAnnotations`.
     LangOptions { lang: Lang, }
     /// `parseBundle(bundle, options)`.
-    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, }
+    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, policy: Value, }
 }
 
 /// Why options were refused: a wrong or unknown option, a `now` that is no date-time, or
@@ -162,6 +172,13 @@ pub enum OptionError {
     Binding(BindingError),
     Clock(ClockErrorKind),
     Contract(ContractError),
+    Policy(PolicyError),
+}
+
+impl From<PolicyError> for OptionError {
+    fn from(e: PolicyError) -> Self {
+        Self::Policy(e)
+    }
 }
 
 impl From<BindingError> for OptionError {
@@ -186,6 +203,7 @@ impl Coded for OptionError {
             Self::Binding(e) => Coded::code(e),
             Self::Clock(k) => k.code(),
             Self::Contract(c) => Coded::code(c),
+            Self::Policy(p) => Coded::code(p),
         }
     }
     fn message(&self, lang: Lang) -> String {
@@ -193,12 +211,19 @@ impl Coded for OptionError {
             Self::Binding(e) => Coded::message(e, lang),
             Self::Clock(k) => k.message_in(lang).to_owned(),
             Self::Contract(c) => Coded::message(c, lang),
+            Self::Policy(p) => Coded::message(p, lang),
         }
     }
     fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
         match self {
             Self::Contract(c) => c.issues(lang),
             _ => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            Self::Policy(p) => p.details(),
+            _ => Vec::new(),
         }
     }
 }
@@ -238,24 +263,28 @@ impl CallOptions {
         self.lang.unwrap_or(fallback)
     }
 
-    /// The contract limits: the reference's, with `maxClaims`, `maxCitations` and
-    /// `maxInputBytes` applied.
-    pub fn limits(&self) -> Limits {
-        let d = Limits::default();
-        Limits {
-            max_claims: self.max_claims.unwrap_or(d.max_claims),
-            max_citations: self.max_citations.unwrap_or(d.max_citations),
-            max_input_bytes: self.max_input_bytes.unwrap_or(d.max_input_bytes),
-            ..d
-        }
+    /// The policy: `policy` (a preset's name or a policy object; default reference),
+    /// then the `max*` options as overrides, then `compat` (the reference's messages).
+    pub fn limits(&self) -> Result<Policy, PolicyError> {
+        let mut p = match &self.policy {
+            None => Policy::default(),
+            Some(v) => Policy::from_value(v)?,
+        };
+        p.max_claims = self.max_claims.unwrap_or(p.max_claims);
+        p.max_citations = self.max_citations.unwrap_or(p.max_citations);
+        p.max_input_bytes = self.max_input_bytes.unwrap_or(p.max_input_bytes);
+        p.max_sources = self.max_sources.unwrap_or(p.max_sources);
+        p.max_source_bytes = self.max_source_bytes.unwrap_or(p.max_source_bytes);
+        p.reference_messages = self.compat.is_some();
+        Ok(p)
     }
 
-    /// The store's limits: `maxSources` and `maxSourceBytes`.
-    pub fn store(&self) -> CoreStoreOptions {
-        let d = CoreStoreOptions::default();
-        CoreStoreOptions {
-            max_sources: self.max_sources.unwrap_or(d.max_sources),
-            max_source_bytes: self.max_source_bytes.unwrap_or(d.max_source_bytes),
+    /// `reviews: "throw" | "report"`, else `default`.
+    pub fn reviews(&self, default: crate::assess::ReviewMode) -> crate::assess::ReviewMode {
+        match self.reviews {
+            Some(ReviewsName::Throw) => crate::assess::ReviewMode::Throw,
+            Some(ReviewsName::Report) => crate::assess::ReviewMode::Report,
+            None => default,
         }
     }
 
@@ -322,11 +351,11 @@ impl CallOptions {
         Ok(BundleOptions {
             clock: self.clock(host)?,
             render: self.render.unwrap_or(true),
-            store: self.store(),
-            limits: self.limits(),
+            policy: self.limits()?,
             escaping: self.escaping(),
             review_key: self.review_key()?,
             lang: self.lang_or(Lang::Zh),
+            reviews: crate::assess::ReviewMode::Report,
         })
     }
 

@@ -13,9 +13,10 @@ use crate::error::{Lang, RenderError, RenderErrorKind};
 use crate::review::Review;
 use crate::store::EvidenceStore;
 
-/// Maximum artifact length in code points.
+/// Maximum artifact length in code points under the reference policy (the store's
+/// policy sets it: `max_artifact_chars`).
 pub const MAX_ARTIFACT_CHARS: usize = 8000;
-/// Maximum artifact size in UTF-8 bytes.
+/// Maximum artifact size in UTF-8 bytes under the reference policy (`max_artifact_bytes`).
 pub const MAX_ARTIFACT_BYTES: usize = 24_000;
 
 /// How text from the report and the sources is escaped in the artifact.
@@ -137,7 +138,24 @@ pub fn render_in(
     review_key: Option<&[u8]>,
     lang: Lang,
 ) -> Result<Artifact, RenderError> {
-    let checked = crate::assess::check_with(scope, report, store, reviews, review_key)?;
+    let options = crate::assess::CheckOptions { review_key, ..Default::default() };
+    render_opts(scope, report, store, reviews, clock, escaping, options, lang)
+}
+
+/// [`render_in`] with every check option (`reviews: "report"` leaves a stale, foreign or
+/// second review out instead of refusing). The artifact's limits are the store's policy's.
+#[allow(clippy::too_many_arguments)]
+pub fn render_opts(
+    scope: &Scope,
+    report: &Report,
+    store: &EvidenceStore,
+    reviews: &[Review],
+    clock: &Clock,
+    escaping: Escaping,
+    options: crate::assess::CheckOptions<'_>,
+    lang: Lang,
+) -> Result<Artifact, RenderError> {
+    let checked = crate::assess::check_opts(scope, report, store, reviews, options)?;
     render_checked_in(report, &checked, clock, escaping, lang).map_err(RenderError::Render)
 }
 
@@ -347,7 +365,7 @@ pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, 
         ]);
     }
     let content = lines.join("\n");
-    if content.len() > MAX_ARTIFACT_BYTES || content.chars().count() > MAX_ARTIFACT_CHARS {
+    if content.len() > checked.policy.max_artifact_bytes || content.chars().count() > checked.policy.max_artifact_chars {
         return Err(RenderErrorKind::ArtifactTooLarge);
     }
     Ok(Artifact {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::Clock;
-use crate::contract::validate::{self, is_blank, join, sized, Checker, DIGEST};
+use crate::contract::validate::{is_blank, join, sized, Checker, DIGEST};
 use crate::contract::{Contract, Report, Scope};
 use crate::digest::report_digest;
 use crate::error::ReviewErrorKind;
@@ -37,7 +37,7 @@ impl Verdict {
     }
 }
 
-/// Maximum note length, in code points.
+/// Maximum note length, in code points, under the reference policy (`max_note_chars`).
 pub const MAX_NOTE_CHARS: usize = 1000;
 
 /// A recorded review.
@@ -99,9 +99,9 @@ impl Contract for Review {
         let m = c.object(v, path, &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"])?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let report_digest = c.string_field(m, path, "report_digest", &DIGEST);
-        let claim_id = c.string_field(m, path, "claim_id", &validate::IDENTIFIER);
+        let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
         let verdict = c.literal_field(m, path, "verdict", &Verdict::ALL);
-        let note = c.string_field(m, path, "note", &sized(1, MAX_NOTE_CHARS));
+        let note = c.string_field(m, path, "note", &sized(1, c.limits.max_note_chars));
         let reviewed_at = c.string_field(m, path, "reviewed_at", &sized(1, 64));
         let signature = match m.get("signature") {
             Some(s) => c.string(s, &join(path, "signature"), &DIGEST).map(Some),
@@ -132,11 +132,24 @@ pub fn record_review(
     note: &str,
     clock: &Clock,
 ) -> Result<Review, ReviewErrorKind> {
+    record_review_with(scope, report, claim_id, verdict, note, clock, &crate::policy::Policy::reference())
+}
+
+/// [`record_review`] under a policy (its `max_note_chars`).
+pub fn record_review_with(
+    scope: &Scope,
+    report: &Report,
+    claim_id: &str,
+    verdict: &str,
+    note: &str,
+    clock: &Clock,
+    policy: &crate::policy::Policy,
+) -> Result<Review, ReviewErrorKind> {
     if report.claim(claim_id).is_none() {
         return Err(ReviewErrorKind::UnknownClaim);
     }
     let verdict = Verdict::parse(verdict).ok_or(ReviewErrorKind::InvalidVerdict)?;
-    if is_blank(note) || note.chars().count() > MAX_NOTE_CHARS {
+    if is_blank(note) || note.chars().count() > policy.max_note_chars {
         return Err(ReviewErrorKind::InvalidNote);
     }
     Ok(Review {
@@ -160,6 +173,19 @@ pub fn record_review_value(
     note: &Value,
     clock: &Clock,
 ) -> Result<Review, ReviewErrorKind> {
+    record_review_value_with(scope, report, claim_id, verdict, note, clock, &crate::policy::Policy::reference())
+}
+
+/// [`record_review_value`] under a policy.
+pub fn record_review_value_with(
+    scope: &Scope,
+    report: &Report,
+    claim_id: &Value,
+    verdict: &Value,
+    note: &Value,
+    clock: &Clock,
+    policy: &crate::policy::Policy,
+) -> Result<Review, ReviewErrorKind> {
     let claim_id = claim_id.as_str().ok_or(ReviewErrorKind::UnknownClaim)?;
     if report.claim(claim_id).is_none() {
         return Err(ReviewErrorKind::UnknownClaim);
@@ -167,7 +193,7 @@ pub fn record_review_value(
     let verdict = verdict.as_str().ok_or(ReviewErrorKind::InvalidVerdict)?;
     Verdict::parse(verdict).ok_or(ReviewErrorKind::InvalidVerdict)?;
     let note = note.as_str().ok_or(ReviewErrorKind::InvalidNote)?;
-    record_review(scope, report, claim_id, verdict, note, clock)
+    record_review_with(scope, report, claim_id, verdict, note, clock, policy)
 }
 
 /// Review records as a host gives them (a JSON array, `null` for none), checked as one
@@ -179,8 +205,9 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
     crate::contract::list_from_value(v, "reviews", <Review as crate::contract::Contract>::check, |_, _| {})
 }
 
-/// [`record_review_value`], then signed with `key` when one is given (HMAC-SHA-256 over
+/// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over
 /// the review's canonical JSON, see [`sign_review`]).
+#[allow(clippy::too_many_arguments)] // the review's fields, its context and the key, as the JS call takes them
 pub fn record_review_signed(
     scope: &Scope,
     report: &Report,
@@ -188,9 +215,10 @@ pub fn record_review_signed(
     verdict: &Value,
     note: &Value,
     clock: &Clock,
+    policy: &crate::policy::Policy,
     key: Option<&[u8]>,
 ) -> Result<Review, ReviewErrorKind> {
-    let review = record_review_value(scope, report, claim_id, verdict, note, clock)?;
+    let review = record_review_value_with(scope, report, claim_id, verdict, note, clock, policy)?;
     Ok(match key {
         Some(k) => sign_review(&review, k),
         None => review,

@@ -22,18 +22,59 @@ pub enum Dialect {
     OpenAiStrict,
 }
 
-const IDENTIFIER: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$";
 const FILENAME: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$";
+/// Text that is not only whitespace (a claim's text, an inference's rationale).
+const NOT_BLANK: &str = "\\S";
 const DIGEST: &str = "^[a-f0-9]{64}$";
 
 /// The cross-field rules of a report, which no schema states.
 pub const REPORT_RULES: &str = "Rules a schema cannot state, also enforced: numbers are whole numbers written without a fraction or exponent; a citation's start < end (half-open range of Unicode code points into the source's text with CRLF and CR turned into LF), and its quote is exactly that range of that revision; a claim's text is not blank, and an inference has a non-blank rationale; claim ids are unique; one citation_id names one citation across the report; a claim does not cite the same citation twice; a conflict's members are unique and name claims of the report; no object has the same key twice.";
 
-struct Builder {
+struct Builder<'p> {
     dialect: Dialect,
+    policy: &'p Limits,
 }
 
-impl Builder {
+impl Builder<'_> {
+    fn identifier(&self) -> Value {
+        self.pattern(crate::policy::Policy::id_pattern(self.policy.identifier))
+    }
+
+    fn scope_id(&self) -> Value {
+        self.pattern(crate::policy::Policy::id_pattern(self.policy.scope_id))
+    }
+
+    fn filename(&self) -> Value {
+        match self.policy.filename {
+            crate::policy::FilenameRule::Markdown => self.pattern(FILENAME),
+            crate::policy::FilenameRule::RelativePath => {
+                let mut v = self.pattern(crate::policy::RELATIVE_PATH_PATTERN);
+                set(&mut v, "description", json!(format!("{} (at most 255 UTF-8 bytes)", crate::policy::RELATIVE_PATH_TEXT)));
+                v
+            }
+        }
+    }
+
+    fn kind(&self) -> Value {
+        match &self.policy.kinds {
+            crate::policy::KindRule::List(names) => json!({"type": "string", "enum": names}),
+            crate::policy::KindRule::Any(_) => self.identifier(),
+        }
+    }
+
+    /// A string of `min..=max` code points that is not only whitespace.
+    fn text(&self, min: usize, max: usize) -> Value {
+        let mut v = self.string(min, max);
+        match self.dialect {
+            Dialect::Standard => set(&mut v, "pattern", json!(NOT_BLANK)),
+            Dialect::OpenAiStrict => {
+                let d = v.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
+                set(&mut v, "description", json!(format!("{d}; must contain a character that is not whitespace")));
+            }
+        }
+        v
+    }
+
     fn string(&self, min: usize, max: usize) -> Value {
         match self.dialect {
             Dialect::Standard => json!({"type": "string", "minLength": min, "maxLength": max}),
@@ -76,31 +117,46 @@ impl Builder {
     }
 
     fn source_ref(&self) -> Value {
-        self.object(&[("source_id", self.pattern(IDENTIFIER)), ("revision", json!({"type": "integer", "minimum": 1})), ("digest", self.pattern(DIGEST))], &[])
+        self.object(&[("source_id", self.identifier()), ("revision", json!({"type": "integer", "minimum": 1})), ("digest", self.pattern(DIGEST))], &[])
     }
 
     fn citation(&self) -> Value {
         self.object(
             &[
-                ("citation_id", self.pattern(IDENTIFIER)),
+                ("citation_id", self.identifier()),
                 ("ref", json!({"$ref": "#/$defs/SourceRef"})),
                 ("start", json!({"type": "integer", "minimum": 0})),
                 ("end", json!({"type": "integer", "minimum": 1})),
-                ("quote", self.string(1, 800)),
+                ("quote", self.string(1, self.policy.max_quote_chars)),
             ],
             &[],
         )
     }
 
     fn claim(&self, limits: &Limits) -> Value {
-        self.object(
-            &[("claim_id", self.pattern(IDENTIFIER)), ("text", self.string(1, 1000)), ("kind", json!({"type": "string", "enum": ["fact", "inference"]}))],
-            &[("rationale", self.string(0, 1000)), ("citations", self.array(json!({"$ref": "#/$defs/Citation"}), 0, limits.max_citations))],
-        )
+        let rationale = match self.dialect {
+            Dialect::Standard => self.string(0, limits.max_rationale_chars),
+            Dialect::OpenAiStrict => {
+                let mut v = self.string(0, limits.max_rationale_chars);
+                let d = v.get("description").and_then(Value::as_str).unwrap_or("").to_owned();
+                set(&mut v, "description", json!(format!("{d}; required, with a character that is not whitespace, when kind is inference")));
+                v
+            }
+        };
+        let mut claim = self.object(
+            &[("claim_id", self.identifier()), ("text", self.text(1, limits.max_claim_chars)), ("kind", json!({"type": "string", "enum": ["fact", "inference"]}))],
+            &[("rationale", rationale), ("citations", self.array(json!({"$ref": "#/$defs/Citation"}), 0, limits.max_citations))],
+        );
+        if self.dialect == Dialect::Standard {
+            // An inference states its rationale.
+            set(&mut claim, "if", json!({"properties": {"kind": {"const": "inference"}}, "required": ["kind"]}));
+            set(&mut claim, "then", json!({"required": ["rationale"], "properties": {"rationale": {"type": "string", "pattern": NOT_BLANK}}}));
+        }
+        claim
     }
 
     fn conflict(&self) -> Value {
-        self.object(&[("claim_ids", self.array(self.pattern(IDENTIFIER), 2, 4)), ("reason", self.string(1, 1000))], &[])
+        self.object(&[("claim_ids", self.array(self.identifier(), 2, 4)), ("reason", self.string(1, 1000))], &[])
     }
 
     fn report(&self, limits: &Limits) -> Value {
@@ -161,33 +217,33 @@ fn nullable(v: Value) -> Value {
 
 /// The schema of a report.
 pub fn report_schema(dialect: Dialect, limits: &Limits) -> Value {
-    let b = Builder { dialect };
+    let b = Builder { dialect, policy: limits };
     b.root("Report", b.report(limits), limits, &[])
 }
 
 /// The schema of a citation.
 pub fn citation_schema(dialect: Dialect, limits: &Limits) -> Value {
-    let b = Builder { dialect };
+    let b = Builder { dialect, policy: limits };
     b.root("Citation", b.citation(), limits, &[])
 }
 
 /// The schema of a claim.
 pub fn claim_schema(dialect: Dialect, limits: &Limits) -> Value {
-    let b = Builder { dialect };
+    let b = Builder { dialect, policy: limits };
     b.root("Claim", b.claim(limits), limits, &[])
 }
 
 /// The schema of a bundle (the CLI's input).
 pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
-    let b = Builder { dialect };
-    let scope = b.object(&[("tenant_id", b.pattern(IDENTIFIER)), ("user_id", b.pattern(IDENTIFIER))], &[]);
+    let b = Builder { dialect, policy: limits };
+    let scope = b.object(&[("tenant_id", b.scope_id()), ("user_id", b.scope_id())], &[]);
     let spec = b.object(
         &[
-            ("source_id", b.pattern(IDENTIFIER)),
+            ("source_id", b.identifier()),
             ("title", b.string(1, 120)),
             ("locator", b.string(1, 300)),
-            ("filename", b.pattern(FILENAME)),
-            ("kind", json!({"type": "string", "enum": ["fixture", "public"]})),
+            ("filename", b.filename()),
+            ("kind", b.kind()),
         ],
         &[],
     );
@@ -199,9 +255,9 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
         &[
             ("scope", json!({"$ref": "#/$defs/Scope"})),
             ("report_digest", b.pattern(DIGEST)),
-            ("claim_id", b.pattern(IDENTIFIER)),
+            ("claim_id", b.identifier()),
             ("verdict", json!({"type": "string", "enum": ["supported", "insufficient", "contradicted"]})),
-            ("note", b.string(1, 1000)),
+            ("note", b.string(1, limits.max_note_chars)),
             ("reviewed_at", b.string(1, 64)),
         ],
         &[("signature", b.pattern(DIGEST))],
@@ -211,8 +267,8 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
     let note = b.object(
         &[("importer", enumeration(&["anthropic", "locate"]))],
         &[
-            ("citation_id", b.pattern(IDENTIFIER)),
-            ("source_id", b.pattern(IDENTIFIER)),
+            ("citation_id", b.identifier()),
+            ("source_id", b.identifier()),
             ("document_index", json!({"type": "integer", "minimum": 0})),
             ("unit", enumeration(&["code_point", "utf16", "block", "unmatched"])),
             ("separator", b.string(0, 16)),
@@ -222,7 +278,7 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
     let bundle = b.object(
         &[
             ("scope", json!({"$ref": "#/$defs/Scope"})),
-            ("sources", json!({"type": "array", "items": {"$ref": "#/$defs/BundleSource"}})),
+            ("sources", json!({"type": "array", "items": {"$ref": "#/$defs/BundleSource"}, "maxItems": limits.max_sources})),
             ("report", json!({"$ref": "#/$defs/Report"})),
         ],
         &[

@@ -12,17 +12,33 @@ use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef
 use crate::digest::{normalize_newlines, sha256_hex};
 use crate::error::{ContractError, StoreError, StoreErrorKind};
 use crate::locate::{locate, LocateOptions, Located, Selector};
+use crate::error::Detail;
+use crate::policy::Policy;
 
 /// Default maximum number of specs in a catalogue.
 pub const DEFAULT_MAX_SOURCES: usize = 16;
 /// Default maximum size of a source, in UTF-8 bytes before newline normalisation.
 pub const DEFAULT_MAX_SOURCE_BYTES: usize = 24_000;
 
-/// Limits of a store; the defaults are the reference's.
+/// The store's two limits, a view of the policy's `max_sources` and `max_source_bytes`
+/// (kept for [`EvidenceStore::new`]; [`EvidenceStore::with_policy`] takes the whole policy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreOptions {
     pub max_sources: usize,
     pub max_source_bytes: usize,
+}
+
+impl StoreOptions {
+    /// The reference policy with these two limits.
+    pub fn policy(self) -> Policy {
+        Policy { max_sources: self.max_sources, max_source_bytes: self.max_source_bytes, ..Policy::reference() }
+    }
+}
+
+impl From<&Policy> for StoreOptions {
+    fn from(p: &Policy) -> Self {
+        StoreOptions { max_sources: p.max_sources, max_source_bytes: p.max_source_bytes }
+    }
 }
 
 impl Default for StoreOptions {
@@ -61,28 +77,54 @@ pub struct EvidenceStore {
     specs: HashMap<String, SourceSpec>,
     current: HashMap<Key, Arc<Snapshot>>,
     revisions: HashMap<Key, u64>,
-    options: StoreOptions,
+    policy: Policy,
     clock: Clock,
     closed: bool,
 }
 
 impl EvidenceStore {
-    /// A store over a trusted catalogue. Refused when there are more specs than
-    /// `options.max_sources` or two share a `source_id`.
+    /// A store over a trusted catalogue, under the reference policy with `options`'
+    /// two limits. Refused when there are more specs than `options.max_sources` or two
+    /// share a `source_id`.
     pub fn new(specs: Vec<SourceSpec>, options: StoreOptions, clock: Clock) -> Result<Self, StoreError> {
+        Self::with_policy(specs, options.policy(), clock)
+    }
+
+    /// A store over a trusted catalogue that applies `policy` to everything it checks
+    /// (source sizes, read results, quotes, and the reports assessed and rendered with it).
+    pub fn with_policy(specs: Vec<SourceSpec>, policy: Policy, clock: Clock) -> Result<Self, StoreError> {
         let n = specs.len();
         let map: HashMap<String, SourceSpec> = specs.into_iter().map(|s| (s.source_id.clone(), s)).collect();
-        if n > options.max_sources || map.len() != n {
+        if n > policy.max_sources {
+            let detail = Detail::limit(n, policy.max_sources, "sources", "max_sources");
+            return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });
+        }
+        if map.len() != n {
             return Err(StoreErrorKind::CatalogueInvalid.into());
         }
         Ok(EvidenceStore {
             specs: map,
             current: HashMap::new(),
             revisions: HashMap::new(),
-            options,
+            policy,
             clock,
             closed: false,
         })
+    }
+
+    /// The policy this store applies.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// A refusal with its subject and numbers, or under `compat: "reference"` the
+    /// reference's bare code (the split codes are `ref_unavailable`).
+    fn fail(&self, kind: StoreErrorKind, detail: Detail) -> StoreError {
+        if self.policy.reference_messages {
+            StoreError::Store(kind.reference_kind())
+        } else {
+            kind.with(detail)
+        }
     }
 
     /// The catalogue entry of a source.
@@ -99,8 +141,9 @@ impl EvidenceStore {
         &self.clock
     }
 
+    /// The store's two limits (a view of its policy).
     pub fn options(&self) -> StoreOptions {
-        self.options
+        StoreOptions::from(&self.policy)
     }
 
     fn ensure_open(&self) -> Result<(), StoreError> {
@@ -125,8 +168,9 @@ impl EvidenceStore {
         if blank() {
             return Err(StoreErrorKind::EmptyContent.into());
         }
-        if bytes > self.options.max_source_bytes {
-            return Err(StoreErrorKind::SourceTooLarge.into());
+        if bytes > self.policy.max_source_bytes {
+            let detail = Detail::limit(bytes, self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
+            return Err(self.fail(StoreErrorKind::SourceTooLarge, detail));
         }
         Ok(spec.clone())
     }
@@ -185,7 +229,7 @@ impl EvidenceStore {
         if !result.is_object() {
             return Err(StoreErrorKind::ReadResultNotObject.into());
         }
-        let parsed = ReadResult::from_value(result)?;
+        let parsed = ReadResult::from_value_with(result, &self.policy)?;
         match self.specs.get(source_id) {
             Some(spec) if spec.filename == parsed.data.filename => {}
             _ => return Err(StoreErrorKind::ReadMismatch.into()),
@@ -201,7 +245,28 @@ impl EvidenceStore {
         // immutable, so comparing refs compares digests; nothing is rehashed per citation.
         match self.current.get(&key) {
             Some(s) if s.source_ref == *source_ref => Ok(s),
-            _ => Err(StoreErrorKind::RefUnavailable.into()),
+            found => Err(self.unavailable(&key, source_ref, found)),
+        }
+    }
+
+    /// Why a ref names no current snapshot: only this scope's own records are looked at,
+    /// so the answer is the same whether or not another scope holds the source.
+    fn unavailable(&self, key: &Key, cited: &SourceRef, current: Option<&Arc<Snapshot>>) -> StoreError {
+        let detail = Detail { source_id: Some(cited.source_id.clone()), ..Detail::default() };
+        let Some(current) = current else {
+            return if !self.specs.contains_key(&cited.source_id) {
+                self.fail(StoreErrorKind::SourceNotInScope, detail)
+            } else if self.revisions.contains_key(key) {
+                self.fail(StoreErrorKind::SourceRemoved, Detail { cited_revision: Some(cited.revision), ..detail })
+            } else {
+                self.fail(StoreErrorKind::SourceNotIngested, detail)
+            };
+        };
+        let now = &current.source_ref;
+        if now.revision != cited.revision {
+            self.fail(StoreErrorKind::RevisionStale, Detail { cited_revision: Some(cited.revision), current_revision: Some(now.revision), ..detail })
+        } else {
+            self.fail(StoreErrorKind::DigestMismatch, Detail { expected_digest: Some(cited.digest.clone()), found_digest: Some(now.digest.clone()), ..detail })
         }
     }
 
@@ -217,11 +282,18 @@ impl EvidenceStore {
     /// its quote.
     pub fn check_citation(&self, scope: &Scope, citation: &Citation) -> Result<&Arc<Snapshot>, StoreError> {
         let snapshot = self.get(scope, &citation.source_ref)?;
+        let range = || Detail {
+            source_id: Some(citation.source_ref.source_id.clone()),
+            start: Some(citation.start),
+            end: Some(citation.end),
+            text_length: Some(snapshot.index.chars()),
+            ..Detail::default()
+        };
         if usize::try_from(citation.end).map_or(true, |end| end > snapshot.index.chars()) {
-            return Err(StoreErrorKind::RangeOutOfBounds.into());
+            return Err(self.fail(StoreErrorKind::RangeOutOfBounds, range()));
         }
         if snapshot.slice(citation.start, citation.end) != Some(citation.quote.as_str()) {
-            return Err(StoreErrorKind::QuoteMismatch.into());
+            return Err(self.fail(StoreErrorKind::QuoteMismatch, range()));
         }
         Ok(snapshot)
     }
@@ -244,7 +316,7 @@ impl EvidenceStore {
     ) -> Result<Citation, StoreError> {
         let snapshot = self.get(scope, source_ref)?;
         let found = locate(&source_ref.source_id, &snapshot.index, &snapshot.content, selector, options)?;
-        citation_checked(citation_id, source_ref, found.start, found.end, found.text)
+        citation_checked(citation_id, source_ref, found.start, found.end, found.text, &self.policy)
     }
 
     /// Locates `selector` in the current snapshot of a source (whatever its revision).
@@ -277,7 +349,7 @@ impl EvidenceStore {
         let (s, e) = crate::citation::convert_range(&snapshot.content, start, end, unit, crate::citation::Unit::CodePoint)
             .map_err(QuoteRangeError::Offset)?;
         let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::error::OffsetErrorKind::OutOfRange))?;
-        Ok(citation_checked(citation_id, source_ref, s, e, quote.to_owned())?)
+        Ok(citation_checked(citation_id, source_ref, s, e, quote.to_owned(), &self.policy)?)
     }
 
     /// Drops the current snapshot; the revision counter stays, so an old citation never
@@ -301,10 +373,10 @@ impl EvidenceStore {
 }
 
 /// A citation whose id and quote meet the citation contract.
-pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start: usize, end: usize, quote: String) -> Result<Citation, StoreError> {
+pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start: usize, end: usize, quote: String, policy: &Policy) -> Result<Citation, StoreError> {
     let mut c = validate::Checker::default();
-    c.string(&Value::String(citation_id.to_owned()), "/citation_id", &validate::IDENTIFIER);
-    c.string(&Value::String(quote.clone()), "/quote", &crate::contract::QUOTE_RULE);
+    c.string(&Value::String(citation_id.to_owned()), "/citation_id", &policy.identifier_rule());
+    c.string(&Value::String(quote.clone()), "/quote", &policy.quote_rule());
     if !c.violations.is_empty() {
         return Err(ContractError { subject: "citation", violations: c.violations }.into());
     }

@@ -72,7 +72,11 @@ export interface BundleSource { spec: SourceSpec; content: string; revision?: nu
 export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; import_notes?: ImportNote[]; }
 export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
 /** Options of a store: a fixed clock and the catalogue and source-size limits. */
-export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; }
+export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
+/** A policy: a preset's name, or an object that starts from one (`{ extends: "documents", max_claims: 5000 }`). */
+export type PolicyInput = "reference" | "documents" | ({ extends?: "reference" | "documents" } & Partial<Policy>);
+/** Every limit and vocabulary (see docs/api.md, "Policy"). */
+export interface Policy { max_sources: number; max_source_bytes: number; max_claims: number; max_citations: number; max_gaps: number; max_conflicts: number; max_quote_chars: number; max_claim_chars: number; max_rationale_chars: number; max_artifact_chars: number; max_artifact_bytes: number; max_input_bytes: number; kinds: "any_identifier" | string[]; filename: "markdown" | "relative_path"; identifier: "reference" | "extended"; scope_id: "reference" | "extended"; max_note_chars: number; }
 /** Messages and artifact labels: "zh" (the reference's texts, the default) or "en". */
 export type Lang = "zh" | "en";
 /** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
@@ -81,15 +85,16 @@ export interface RangeOptions { unit?: OffsetUnit; }
 /** The language of messages (`convertOffset`, `toWebAnnotations`, `DocumentCatalog.fromJSON`). */
 export interface LangOptions { lang?: Lang; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
-export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; }
+export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
 /** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
-export interface ReviewOptions { now?: string; key?: string; lang?: Lang; }
+export interface ReviewOptions { now?: string; key?: string; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
 /** `reviewKey`: every review must carry a valid signature made with this key. */
-export interface AssessOptions { reviewKey?: string; lang?: Lang; }
-/** Options of checkBundle; the limits default to the reference's (16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON). */
+export interface AssessOptions { reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
+/** Options of checkBundle; `policy` sets every limit (default "reference": 16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the `max*` options override single fields of it. */
 export interface CheckBundleOptions {
   now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
   maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string; lang?: Lang;
+  policy?: PolicyInput;
 }
 /** A frozen document (an item card); its digest is over `body` exactly as given. */
 export interface Document { id: string; title: string; body: string; }
@@ -166,9 +171,9 @@ export interface CatalogError extends EvidenceError { item_id: string; expected_
 /** A JSON Schema (draft 2020-12) document. */
 export type JsonSchema = { [keyword: string]: unknown };
 /** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
-export interface SchemaOptions { dialect?: "standard" | "openai-strict"; }
+export interface SchemaOptions { dialect?: "standard" | "openai-strict"; policy?: PolicyInput; }
 /** `dialect: "openai-strict"`: `null` in an optional field means absent (strict-mode output). */
-export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; }
+export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
 /** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
 export interface WebAnnotation {
   "@context": Array<string | Record<string, string>>;
@@ -667,6 +672,14 @@ impl EvidenceStore {
     }
 }
 
+impl EvidenceStore {
+    /// An argument read under the store's policy (the store carries it) and in its language.
+    fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+        let policy = self.core()?.policy().clone();
+        parse_arg_with(&value, text_ok, name, &policy, self.lang)
+    }
+}
+
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
 /// the core store is borrowed).
 fn busy_error() -> JsValue {
@@ -691,9 +704,10 @@ impl EvidenceStore {
         let options = options_arg::<crate::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
         let v = value_arg(&specs.into(), "specs", lang)?;
-        let specs = crate::contract::specs_from_value(&v).in_lang(lang)?;
+        let policy = options.limits().in_lang(lang)?;
+        let specs = crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
         let clock = options.clock(host_clock()).in_lang(lang)?;
-        let inner = CoreStore::new(specs, options.store(), clock).in_lang(lang)?;
+        let inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 
@@ -702,7 +716,7 @@ impl EvidenceStore {
     /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
     pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         if let Some(s) = content.dyn_ref::<JsString>() {
             let core = self.core()?;
@@ -720,7 +734,7 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = ingestReadResult)]
     pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         let result = value_arg(&result.into(), "result", lang)?;
         let r = self.core()?.ingest_read_result(&scope, &source_id, &result).in_lang(lang)?;
@@ -730,8 +744,8 @@ impl EvidenceStore {
     /// The snapshot a ref names, if it is still current in this scope.
     pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let core = self.core()?;
         let s = core.get(&scope, &source_ref).in_lang(lang)?;
         typed(&**s)
@@ -741,8 +755,8 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = checkCitation)]
     pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-        let citation: Citation = parse_arg(&citation.into(), false, "citation", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let citation: Citation = self.arg(citation.into(), false, "citation")?;
         let core = self.core()?;
         let s = core.check_citation(&scope, &citation).in_lang(lang)?;
         typed(&**s)
@@ -758,8 +772,8 @@ impl EvidenceStore {
         options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
         let options = options_arg::<crate::options::QuoteOptions>(options.map(Into::into), lang)?;
@@ -782,8 +796,8 @@ impl EvidenceStore {
         options: Option<JsRangeOptions>,
     ) -> Result<JsCitation, JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-        let source_ref: SourceRef = parse_arg(&source_ref.into(), false, "ref", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
         let options = options_arg::<crate::options::RangeOptions>(options.map(Into::into), lang)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
@@ -794,7 +808,7 @@ impl EvidenceStore {
     /// Drops the current snapshot; the revision counter stays.
     pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let lang = self.lang;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         Ok(self.core()?.remove(&scope, &source_id).in_lang(lang)?)
     }
@@ -821,7 +835,7 @@ impl EvidenceStore {
     pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
         let lang = self.lang;
         let options = options_arg::<crate::options::WhitespaceOptions>(options.map(Into::into), lang)?;
-        let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let v = value_arg(&annotation.into(), "annotation", lang)?;
         let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
         typed(&c)
@@ -836,37 +850,42 @@ impl EvidenceStore {
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
     let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
-    let limits = Limits::default();
-    let text = json_text(&input.into(), true, "report", limits.max_input_bytes, lang)?;
-    typed(&Report::from_json_in(&text, options.dialect(), &limits).in_lang(lang)?)
+    let policy = options.limits().in_lang(lang)?;
+    let text = json_text(&input.into(), true, "report", policy.max_input_bytes, lang)?;
+    typed(&Report::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?)
 }
 
-fn schema_arg(options: Option<JsSchemaOptions>) -> Result<Dialect, JsValue> {
-    Ok(options_arg::<crate::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?.dialect())
+fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
+    let options = options_arg::<crate::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
+    Ok((options.dialect(), options.limits().in_lang(Lang::Zh)?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
 #[wasm_bindgen(js_name = reportJsonSchema)]
 pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::report_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::report_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a citation.
 #[wasm_bindgen(js_name = citationJsonSchema)]
 pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::citation_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::citation_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a claim.
 #[wasm_bindgen(js_name = claimJsonSchema)]
 pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::claim_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::claim_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a bundle (the CLI's input).
 #[wasm_bindgen(js_name = bundleJsonSchema)]
 pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
-    typed(&crate::schema::bundle_schema(schema_arg(options)?, &Limits::default()))
+    let (dialect, policy) = schema_arg(options)?;
+    typed(&crate::schema::bundle_schema(dialect, &policy))
 }
 
 /// SHA-256 hex of the report's canonical JSON.
@@ -894,8 +913,9 @@ pub fn record_review(
 ) -> Result<JsReview, JsValue> {
     let options = options_arg::<crate::options::ReviewOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-    let report: Report = parse_arg(&report.into(), true, "report", lang)?;
+    let policy = options.limits().in_lang(lang)?;
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
     let clock = options.clock(host_clock()).in_lang(lang)?;
     let key = options.signing_key().in_lang(lang)?;
     let verdict: JsValue = verdict.into();
@@ -916,6 +936,7 @@ pub fn record_review(
         &as_value(&verdict, "verdict", 12)?,
         &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
         &clock,
+        &policy,
         key.as_deref(),
     )
     .in_lang(lang)?;
@@ -934,11 +955,14 @@ pub fn assess(
 ) -> Result<JsAssessment, JsValue> {
     let options = options_arg::<crate::options::AssessOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-    let report: Report = parse_arg(&report.into(), true, "report", lang)?;
+    // The store carries the policy: the report and reviews are read under it.
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
     let reviews = reviews_arg(reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let a = crate::assess::assess_in(&scope, &report, &*store.core()?, &reviews, key.as_deref(), lang).in_lang(lang)?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
+    let a = crate::assess::assess_in(&scope, &report, &*store.core()?, &reviews, check, lang).in_lang(lang)?;
     typed(&a)
 }
 
@@ -954,12 +978,14 @@ pub fn render(
 ) -> Result<JsArtifact, JsValue> {
     let options = options_arg::<crate::options::RenderOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-    let report: Report = parse_arg(&report.into(), true, "report", lang)?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
     let reviews = reviews_arg(reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
-    let a = crate::render::render_in(&scope, &report, &*store.core()?, &reviews, &clock, options.escaping(), key.as_deref(), lang).in_lang(lang)?;
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
@@ -969,7 +995,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let options = options_arg::<crate::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let options = options.bundle(host_clock()).in_lang(lang)?;
-    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.limits, lang)?;
+    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.policy, lang)?;
     typed(&core_check_bundle(&bundle, &options).in_lang(lang)?)
 }
 
@@ -1119,8 +1145,9 @@ pub fn wasm_memory_bytes() -> f64 {
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
     let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
-    let report: Report = parse_arg(&report.into(), true, "report", lang)?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
     typed(&crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).in_lang(lang)?)
 }
 
@@ -1216,9 +1243,11 @@ extern "C" {
 pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
     let options = options_arg::<crate::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    let scope: Scope = parse_arg(&scope.into(), false, "scope", lang)?;
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
-    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace(), lang, &options.limits()).in_lang(lang)?;
+    let limits = options.limits().in_lang(lang)?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace(), lang, &limits).in_lang(lang)?;
     typed(&r)
 }
 
@@ -1370,7 +1399,7 @@ impl DocumentCatalog {
 #[wasm_bindgen(typescript_custom_section)]
 const PARSE_BUNDLE_TYPES: &str = r#"
 /** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
-export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; }
+export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; policy?: PolicyInput; }
 /** A bundle as parsed: every default filled in (an absent content reads as ""). */
 export interface ParsedBundle { scope: Scope; sources: { spec: SourceSpec; content: string; revision: number; fetched_at: string | null }[]; report: ParsedReport; reviews: Review[]; }
 "#;
@@ -1390,7 +1419,7 @@ extern "C" {
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
     let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
-    let limits = options.limits();
+    let limits = options.limits().in_lang(lang)?;
     let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes, lang)?;
     typed(&crate::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }
@@ -1403,4 +1432,24 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
 #[wasm_bindgen(js_name = showInvisible)]
 pub fn show_invisible(text: &str) -> String {
     crate::visible::show_invisible(text)
+}
+
+// ---- issue 14: policies ---------------------------------------------------------------
+
+/// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
+/// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
+/// naming it (`field`). For hosts that load a policy file (the CLI's `--policy FILE.json`).
+#[wasm_bindgen(js_name = parsePolicy)]
+pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
+    let parsed = match policy.as_string() {
+        Some(text) => crate::policy::Policy::from_json(&text),
+        None => crate::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::Zh)?),
+    };
+    typed(&parsed.in_lang(Lang::Zh)?)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "Policy")]
+    pub type JsPolicy;
 }

@@ -27,7 +27,7 @@ fn four_million_empty_claims_give_the_real_count_and_few_violations() {
     assert!(e.violations.len() <= MAX_VIOLATIONS + 1, "{} violations", e.violations.len());
     let first = &e.violations[0];
     assert_eq!((first.path.as_str(), first.code.code()), ("/report/claims", "too_long"));
-    assert_eq!(first.message, format!("List should have at most 12 items, not {n}"));
+    assert_eq!(first.message, format!("List should have at most 12 items, not {n}; {}", evidence_check::policy::how_to_raise("max_claims", evidence_check::error::Lang::En)));
     assert!(codes(&e).contains(&"too_many_values"), "{:?}", codes(&e));
 }
 
@@ -113,7 +113,7 @@ fn raised_limits_raise_what_the_reader_keeps() {
     let raised = evidence_check::contract::Limits { max_claims: 4000, ..Default::default() };
     assert_eq!(Report::from_json_with(&text, &raised).unwrap().claims.len(), 4000);
     let e = Report::from_json(&text).unwrap_err();
-    assert_eq!(e.violations[0].message, "List should have at most 12 items, not 4000");
+    assert!(e.violations[0].message.starts_with("List should have at most 12 items, not 4000; raise it with the policy field max_claims"), "{}", e.violations[0].message);
 }
 
 #[test]

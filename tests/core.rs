@@ -151,7 +151,8 @@ fn cross_field_rules_each_reported() {
         vec![
             ("".to_owned(), "duplicate_claim_id".to_owned()),
             ("".to_owned(), "duplicate_citation_in_claim".to_owned()),
-            ("".to_owned(), "citation_id_conflict".to_owned()),
+            ("/claims/2/citations/0".to_owned(), "citation_id_conflict".to_owned()),
+            ("/claims/2/citations/1".to_owned(), "citation_id_conflict".to_owned()),
             ("".to_owned(), "duplicate_conflict_member".to_owned()),
             ("".to_owned(), "unknown_conflict_member".to_owned()),
         ]
@@ -232,7 +233,7 @@ fn clock_formats_and_checks() {
 fn store_catalogue_limits() {
     let many: Vec<SourceSpec> = (0..17).map(|i| spec(&format!("s{i}"))).collect();
     let err = EvidenceStore::new(many.clone(), StoreOptions::default(), clock()).unwrap_err();
-    assert_eq!(err, StoreError::Store(StoreErrorKind::CatalogueInvalid));
+    assert_eq!(err.code(), StoreErrorKind::CatalogueInvalid.code());
     let raised = StoreOptions { max_sources: 17, ..StoreOptions::default() };
     assert!(EvidenceStore::new(many, raised, clock()).is_ok());
     let err = EvidenceStore::new(vec![spec("a"), spec("a")], StoreOptions::default(), clock()).unwrap_err();
@@ -316,22 +317,22 @@ fn the_articles_mutations() {
     past.claims[0].citations[0].end = 10_000;
     assert_eq!(issue_codes(&past, &st, &s), ["range_out_of_bounds"]);
     // Wrong scope: another tenant sees nothing.
-    assert_eq!(issue_codes(&report, &st, &scope("other")), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st, &scope("other")), ["source_not_ingested"]);
     // Wrong digest fails the version check first.
     let mut digest = report.clone();
     digest.claims[0].citations[0].source_ref.digest = "0".repeat(64);
-    assert_eq!(issue_codes(&digest, &st, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&digest, &st, &s), ["digest_mismatch"]);
     // Stale revision.
     let mut st2 = store();
     st2.ingest(&s, "a", TEXT).unwrap();
     st2.ingest(&s, "a", &format!("{TEXT}More.\n")).unwrap();
-    assert_eq!(issue_codes(&report, &st2, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st2, &s), ["revision_stale"]);
     // Removed, then re-ingested with the same text: a new revision, the old citation stays dead.
     let mut st3 = store();
     st3.ingest(&s, "a", TEXT).unwrap();
     st3.remove(&s, "a").unwrap();
     assert_eq!(st3.ingest(&s, "a", TEXT).unwrap().revision, 2);
-    assert_eq!(issue_codes(&report, &st3, &s), ["ref_unavailable"]);
+    assert_eq!(issue_codes(&report, &st3, &s), ["revision_stale"]);
 }
 
 #[test]

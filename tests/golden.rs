@@ -10,7 +10,7 @@ use evidence_check::render::Escaping;
 use evidence_check::review::record_review_value;
 use evidence_check::{
     assess, render, report_digest, Clock, Contract, ContractError, EvidenceStore, Report, Review, Scope, SourceRef,
-    SourceSpec, StoreOptions,
+    SourceSpec,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -27,7 +27,8 @@ fn error(code: &str, message: String) -> Failure {
 fn store_error(e: evidence_check::StoreError) -> Failure {
     match e {
         evidence_check::StoreError::Contract(c) => contract(c),
-        other => error(other.code(), other.message()),
+        // Replayed under compat "reference": the reference's codes and texts.
+        other => error(other.reference_code(), other.reference_message()),
     }
 }
 fn to_value<T: Serialize>(t: &T) -> Value {
@@ -56,7 +57,7 @@ impl Engine for Native {
     }
     fn new_store(&self, specs: &[Value]) -> Result<EvidenceStore, Failure> {
         let specs = specs.iter().map(|s| SourceSpec::from_value(s).unwrap()).collect();
-        EvidenceStore::new(specs, StoreOptions::default(), clock()).map_err(store_error)
+        EvidenceStore::with_policy(specs, evidence_check::Policy::reference().with_reference_messages(true), clock()).map_err(store_error)
     }
     fn ingest(&self, store: &mut EvidenceStore, s: &Value, id: &str, content: &Value) -> Result<Value, Failure> {
         let content = content.as_str().unwrap();
@@ -78,7 +79,7 @@ impl Engine for Native {
         store.quote_with(&scope(s), &r, &evidence_check::locate::Selector::exact(text), id, reference).map(|c| to_value(&c)).map_err(store_error)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
-        Report::from_json(text).map(|r| to_value(&r)).map_err(contract)
+        Report::from_json_with(text, &evidence_check::Policy::reference().with_reference_messages(true)).map(|r| to_value(&r)).map_err(contract)
     }
     fn report_digest(&self, r: &Value) -> String {
         report_digest(&report(r))

@@ -3,9 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use evidence_check::bundle::{check_bundle, BundleOptions, BundleResult};
-use evidence_check::contract::{Limits, Scope};
+use evidence_check::contract::Scope;
 use evidence_check::import::anthropic::{from_anthropic_message, AnthropicOptions};
-use evidence_check::{Bundle, Clock, StoreOptions};
+use evidence_check::{Bundle, Clock};
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> Value {
@@ -19,15 +19,7 @@ fn check(bundle: &Bundle) -> BundleResult {
     // Round-trip through JSON: what checkBundle gets from a file.
     let text = serde_json::to_string(bundle).unwrap();
     let parsed = <Bundle as evidence_check::Contract>::from_json(&text).unwrap();
-    let options = BundleOptions {
-        clock: Clock::fixed("2026-11-29T00:00:00+00:00").unwrap(),
-        render: true,
-        store: StoreOptions::default(),
-        limits: Limits::default(),
-        escaping: Default::default(),
-        review_key: None,
-        lang: Default::default(),
-    };
+    let options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
     check_bundle(&parsed, &options).unwrap()
 }
 fn units(bundle: &Bundle) -> Vec<(String, String)> {

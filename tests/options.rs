@@ -26,14 +26,21 @@ fn options_are_read_in_one_step_and_resolved() {
     let o = read::<options::CheckBundleOptions>(json!({"now": NOW, "render": false, "maxClaims": 20, "maxInputBytes": 99, "compat": "reference", "reviewKey": "k", "lang": "en"})).unwrap();
     let b = o.bundle(Clock::system()).unwrap();
     assert!(!b.render);
-    assert_eq!(b.limits, Limits { max_claims: 20, max_input_bytes: 99, ..Limits::default() });
+    assert_eq!(b.policy, Limits { max_claims: 20, max_input_bytes: 99, reference_messages: true, ..Limits::default() });
     assert_eq!(b.escaping, Escaping::Reference);
     assert_eq!(b.review_key.as_deref(), Some(&b"k"[..]));
     assert_eq!(b.lang, Lang::En);
     assert_eq!(b.clock.now(), NOW);
     // Nothing given: every default, the language falls back to the one given.
     let d = read::<options::CheckBundleOptions>(json!({})).unwrap();
-    assert_eq!(d.limits(), Limits::default());
+    assert_eq!(d.limits().unwrap(), Limits::default());
+    // A policy preset, then the `max*` overrides.
+    let p = read::<options::CheckBundleOptions>(json!({"policy": "documents", "maxClaims": 7})).unwrap().limits().unwrap();
+    assert_eq!(p.max_claims, 7);
+    assert_eq!(p.max_source_bytes, evidence_check::policy::Policy::from_value(&json!("documents")).unwrap().max_source_bytes);
+    let e = read::<options::CheckBundleOptions>(json!({"policy": {"nope": 1}})).unwrap().bundle(Clock::system()).unwrap_err();
+    assert_eq!(e.code(), "policy_unknown_field");
+    assert_eq!(e.details(), vec![("field", json!("nope"))]);
     assert_eq!(d.escaping(), Escaping::Hardened);
     assert_eq!(d.lang_or(Lang::En), Lang::En);
     assert_eq!(d.lang_or(Lang::Zh), Lang::Zh);
@@ -127,13 +134,14 @@ fn reviews_are_recorded_and_signed_in_the_core() {
     let report = Report::from_value(&v).unwrap();
     let clock = Clock::fixed(NOW).unwrap();
     let s = |x: &str| Value::String(x.into());
-    let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, Some(b"key")).unwrap();
+    let p = evidence_check::policy::Policy::default();
+    let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, &p, Some(b"key")).unwrap();
     assert!(evidence_check::review::verify_review(&r, b"key").is_ok());
     assert!(evidence_check::review::verify_review(&r, b"other").is_err());
-    let unsigned = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None).unwrap();
+    let unsigned = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, &p, None).unwrap();
     assert_eq!(unsigned.signature, None);
     assert_eq!(
-        evidence_check::review::record_review_signed(&scope, &report, &Value::Null, &s("supported"), &s("ok"), &clock, None),
+        evidence_check::review::record_review_signed(&scope, &report, &Value::Null, &s("supported"), &s("ok"), &clock, &p, None),
         Err(ReviewErrorKind::UnknownClaim)
     );
     let list = evidence_check::review::reviews_from_value(&json!([serde_json::to_value(&r).unwrap()])).unwrap();

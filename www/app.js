@@ -77,7 +77,7 @@ function check(text, origin) {
   clearResult();
   hideErrors();
   try {
-    const result = checkBundle(text);
+    const result = checkBundle(text, { policy: $("policy").value });
     show(JSON.parse(text), result);
   } catch (e) {
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
@@ -190,7 +190,7 @@ function explain(info, sources) {
     parts.push(`The bundle has no source "${c.ref.source_id}".`);
     return parts.join("");
   }
-  if (issue.code === "ref_unavailable") {
+  if (["ref_unavailable", "revision_stale", "digest_mismatch"].includes(issue.code)) {
     if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
     else parts.push("Wrong digest: the cited digest is not the current text's. ");
   } else if (issue.code === "quote_mismatch") {

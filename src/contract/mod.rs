@@ -14,40 +14,14 @@ use std::collections::{HashMap, HashSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
-use validate::{join, sized, Checker, DIGEST, FILENAME, IDENTIFIER};
+use validate::{join, sized, Checker, DIGEST};
 
-/// The list and size limits of the contracts. The defaults are the reference's; a host
-/// may raise them (for example to check large generated reports).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Claims in a report (reference: 12).
-    pub max_claims: usize,
-    /// Citations in one claim (reference: 4).
-    pub max_citations: usize,
-    /// Conflicts in a report (reference: 6).
-    pub max_conflicts: usize,
-    /// Gaps in a report (reference: 8).
-    pub max_gaps: usize,
-    /// Size of a JSON input in bytes, checked before parsing (16 MiB).
-    pub max_input_bytes: usize,
-}
+/// The limits and vocabularies of the contracts: the policy (see [`crate::policy`]).
+/// `Limits { max_claims: 13, ..Default::default() }` still works: the fields kept their names.
+pub type Limits = crate::policy::Policy;
 
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_claims: 12, max_citations: 4, max_conflicts: 6, max_gaps: 8, max_input_bytes: json::DEFAULT_MAX_INPUT_BYTES }
-    }
-}
-impl Limits {
-    /// About how many array items and object entries the largest report these limits
-    /// accept holds (a claim: 6 and 10 per citation; a conflict: 7; a gap: 1), plus room
-    /// for a bundle's scope, sources and reviews: the JSON reader keeps at least this many.
-    pub fn values_needed(&self) -> usize {
-        let claims = self.max_claims.saturating_mul(self.max_citations.saturating_mul(10).saturating_add(6));
-        claims.saturating_add(self.max_conflicts.saturating_mul(7)).saturating_add(self.max_gaps).saturating_add(1024)
-    }
-}
-
-/// Maximum code points of a read result's content.
+/// Maximum code points of a read result's content under the reference policy (the
+/// policy's `max_source_bytes`).
 pub const MAX_READ_CONTENT_CHARS: usize = 24_000;
 
 /// A type with a contract that can be checked from JSON.
@@ -65,7 +39,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        checked(v, Checker::new(*limits, HashMap::new()), None)
+        checked(v, Checker::new(limits.clone(), HashMap::new()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -75,9 +49,9 @@ pub trait Contract: Sized {
 
     /// Parses and checks JSON text with the given limits.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT)?;
+        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
         let cut = read.truncated().then(|| read.truncation_violation());
-        checked(&read.value, Checker::new(*limits, read.lengths), cut)
+        checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
     }
 }
 
@@ -90,8 +64,46 @@ fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Vio
     }
     match t {
         Some(t) if c.violations.is_empty() => Ok(t),
-        _ => Err(ContractError { subject: T::SUBJECT, violations: c.violations }),
+        _ => Err(with_raise_hints(ContractError { subject: T::SUBJECT, violations: c.violations }, &c.limits)),
     }
+}
+
+/// The policy field that sets the limit a `too_long` violation at `path` breaks.
+fn policy_field(path: &str) -> Option<&'static str> {
+    let last = path.rsplit('/').next().unwrap_or("");
+    let parent = path.rsplit('/').nth(1).unwrap_or("");
+    Some(match last {
+        "claims" => "max_claims",
+        "citations" => "max_citations",
+        "gaps" => "max_gaps",
+        "conflicts" => "max_conflicts",
+        "sources" => "max_sources",
+        "quote" => "max_quote_chars",
+        "text" => "max_claim_chars",
+        "rationale" => "max_rationale_chars",
+        "note" => "max_note_chars",
+        "content" if parent == "data" => "max_source_bytes",
+        _ => return None,
+    })
+}
+
+/// Adds to each violation of a policy's limit how to raise it (the policy field and the
+/// CLI flag); nothing under `compat: "reference"`.
+pub fn with_raise_hints(mut e: ContractError, policy: &Limits) -> ContractError {
+    if policy.reference_messages {
+        return e;
+    }
+    for v in &mut e.violations {
+        let field = match v.code {
+            ViolationCode::TooLong => policy_field(&v.path),
+            ViolationCode::InputTooLarge => Some("max_input_bytes"),
+            _ => None,
+        };
+        if let Some(field) = field {
+            v.message = format!("{}; {}", v.message, crate::policy::how_to_raise(field, crate::error::Lang::En));
+        }
+    }
+    e
 }
 
 /// Runs `build` only when checking the object's own fields added no violation, as the
@@ -116,26 +128,55 @@ impl Contract for Scope {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["tenant_id", "user_id"])?;
-        let tenant_id = c.string_field(m, path, "tenant_id", &IDENTIFIER);
-        let user_id = c.string_field(m, path, "user_id", &IDENTIFIER);
+        let rule = c.limits.scope_rule();
+        let tenant_id = c.string_field(m, path, "tenant_id", &rule);
+        let user_id = c.string_field(m, path, "user_id", &rule);
         finish(c, before, || Some(Scope { tenant_id: tenant_id?, user_id: user_id? }))
     }
 }
 
-/// Whether a source is made-up test material or a public document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// Whether a source is made-up test material or a public document (the reference's
+/// two kinds), or another kind a policy allows (`kinds`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SourceKind {
     Fixture,
     Public,
+    /// A kind the policy allows besides the reference's two.
+    Other(String),
 }
 
 impl SourceKind {
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Fixture => "fixture",
             Self::Public => "public",
+            Self::Other(s) => s,
         }
+    }
+
+    fn from_name(s: &str) -> SourceKind {
+        match s {
+            "fixture" => Self::Fixture,
+            "public" => Self::Public,
+            other => Self::Other(other.to_owned()),
+        }
+    }
+
+    /// Checks a `kind` against the policy's `kinds`.
+    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+        match c.limits.kinds.clone() {
+            crate::policy::KindRule::List(names) => {
+                let options: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), n.as_str())).collect();
+                c.literal(v, path, &options).map(SourceKind::from_name)
+            }
+            crate::policy::KindRule::Any(_) => c.string(v, path, &c.limits.identifier_rule()).map(|s| SourceKind::from_name(&s)),
+        }
+    }
+}
+
+impl Serialize for SourceKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -154,11 +195,11 @@ impl Contract for SourceSpec {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["source_id", "title", "locator", "filename", "kind"])?;
-        let source_id = c.string_field(m, path, "source_id", &IDENTIFIER);
+        let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
         let title = c.string_field(m, path, "title", &sized(1, 120));
         let locator = c.string_field(m, path, "locator", &sized(1, 300));
-        let filename = c.string_field(m, path, "filename", &FILENAME);
-        let kind = c.literal_field(m, path, "kind", &[("fixture", SourceKind::Fixture), ("public", SourceKind::Public)]);
+        let filename = c.string_field(m, path, "filename", &c.limits.filename_rule());
+        let kind = c.required(m, path, "kind").and_then(|k| SourceKind::check(c, k, &join(path, "kind")));
         finish(c, before, || {
             Some(SourceSpec { source_id: source_id?, title: title?, locator: locator?, filename: filename?, kind: kind? })
         })
@@ -178,7 +219,7 @@ impl Contract for SourceRef {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["source_id", "revision", "digest"])?;
-        let source_id = c.string_field(m, path, "source_id", &IDENTIFIER);
+        let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
         let revision = c.int_field(m, path, "revision", 1);
         let digest = c.string_field(m, path, "digest", &DIGEST);
         finish(c, before, || Some(SourceRef { source_id: source_id?, revision: revision?, digest: digest? }))
@@ -197,8 +238,8 @@ impl Contract for ReadPayload {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["filename", "content"])?;
-        let filename = c.string_field(m, path, "filename", &FILENAME);
-        let content = c.string_field(m, path, "content", &sized(1, MAX_READ_CONTENT_CHARS));
+        let filename = c.string_field(m, path, "filename", &c.limits.filename_rule());
+        let content = c.string_field(m, path, "content", &sized(1, c.limits.max_source_bytes));
         finish(c, before, || Some(ReadPayload { filename: filename?, content: content? }))
     }
 }
@@ -235,7 +276,8 @@ pub struct Citation {
     pub quote: String,
 }
 
-/// The limits on a citation's quote, in code points.
+/// The limits on a citation's quote under the reference policy, in code points (see
+/// [`crate::policy::Policy::quote_rule`]).
 pub const QUOTE_RULE: validate::StrRule = sized(1, 800);
 
 impl Contract for Citation {
@@ -243,11 +285,11 @@ impl Contract for Citation {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["citation_id", "ref", "start", "end", "quote"])?;
-        let citation_id = c.string_field(m, path, "citation_id", &IDENTIFIER);
+        let citation_id = c.string_field(m, path, "citation_id", &c.limits.identifier_rule());
         let source_ref = c.required(m, path, "ref").and_then(|r| SourceRef::check(c, r, &join(path, "ref")));
         let start = c.int_field(m, path, "start", 0);
         let end = c.int_field(m, path, "end", 1);
-        let quote = c.string_field(m, path, "quote", &QUOTE_RULE);
+        let quote = c.string_field(m, path, "quote", &c.limits.quote_rule());
         let citation = finish(c, before, || {
             Some(Citation { citation_id: citation_id?, source_ref: source_ref?, start: start?, end: end?, quote: quote? })
         })?;
@@ -291,10 +333,10 @@ impl Contract for Claim {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["claim_id", "text", "kind", "rationale", "citations"])?;
-        let claim_id = c.string_field(m, path, "claim_id", &IDENTIFIER);
-        let text = c.string_field(m, path, "text", &sized(1, 1000));
+        let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
+        let text = c.string_field(m, path, "text", &sized(1, c.limits.max_claim_chars));
         let kind = c.literal_field(m, path, "kind", &[("fact", ClaimKind::Fact), ("inference", ClaimKind::Inference)]);
-        let rationale = c.string_or(m, path, "rationale", &sized(0, 1000));
+        let rationale = c.string_or(m, path, "rationale", &sized(0, c.limits.max_rationale_chars));
         let citations = c.list_or(m, path, "citations", c.limits.max_citations, Citation::check);
         let claim = finish(c, before, || {
             Some(Claim { claim_id: claim_id?, text: text?, kind: kind?, rationale: rationale?, citations: citations? })
@@ -321,7 +363,10 @@ impl Contract for Conflict {
         let m = c.object(v, path, &["claim_ids", "reason"])?;
         let claim_ids = c
             .required(m, path, "claim_ids")
-            .and_then(|ids| c.list(ids, &join(path, "claim_ids"), 2, 4, |c, v, p| c.string(v, p, &IDENTIFIER)));
+            .and_then(|ids| {
+                let rule = c.limits.identifier_rule();
+                c.list(ids, &join(path, "claim_ids"), 2, 4, |c, v, p| c.string(v, p, &rule))
+            });
         let reason = c.string_field(m, path, "reason", &sized(1, 1000));
         finish(c, before, || Some(Conflict { claim_ids: claim_ids?, reason: reason? }))
     }
@@ -346,20 +391,35 @@ impl Report {
     /// as the reference does.
     fn check_links(&self, c: &mut Checker, path: &str) -> bool {
         let before = c.count();
+        let reference = c.limits.reference_messages;
         let ids: HashSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
         }
-        let mut seen: HashMap<&str, &Citation> = HashMap::new();
-        for claim in &self.claims {
+        let mut seen: HashMap<&str, (&Citation, String)> = HashMap::new();
+        for (i, claim) in self.claims.iter().enumerate() {
             let local: HashSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
             if local.len() != claim.citations.len() {
                 c.rule(path, ViolationCode::DuplicateCitationInClaim);
             }
-            for citation in &claim.citations {
-                let previous = *seen.entry(&citation.citation_id).or_insert(citation);
-                if previous != citation {
+            for (j, citation) in claim.citations.iter().enumerate() {
+                let here = format!("{path}/claims/{i}/citations/{j}");
+                let (previous, first_at) = seen.entry(&citation.citation_id).or_insert((citation, here.clone()));
+                if *previous == citation {
+                    continue;
+                }
+                if reference {
                     c.rule(path, ViolationCode::CitationIdConflict);
+                } else {
+                    let passage = |ci: &Citation| format!("{} r{} [{}, {})", ci.source_ref.source_id, ci.source_ref.revision, ci.start, ci.end);
+                    let message = format!(
+                        "{} (citation_id '{}' names two passages: {} at {first_at} and {} at {here})",
+                        ViolationCode::CitationIdConflict.reference_message().unwrap_or(""),
+                        citation.citation_id,
+                        passage(previous),
+                        passage(citation),
+                    );
+                    c.push(&here, ViolationCode::CitationIdConflict, message);
                 }
             }
         }
@@ -394,16 +454,16 @@ impl Contract for Report {
     }
 }
 
-/// Checks a JSON array item by item (paths `/0`, `/1`, …), then runs `whole` over the
-/// items when every item was valid (for rules across items, such as unique ids).
-/// `subject` names the list in the error.
-pub fn list_from_value<T>(
+/// Checks a JSON array item by item (paths `/0`, `/1`, …) with the checker `c` (its
+/// policy), then runs `whole` over the items when every item was valid (for rules across
+/// items, such as unique ids). `subject` names the list in the error.
+pub fn list_from_value_in<T>(
+    mut c: Checker,
     v: &Value,
     subject: &'static str,
     item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
     whole: impl FnOnce(&mut Checker, &[T]),
 ) -> Result<Vec<T>, ContractError> {
-    let mut c = Checker::default();
     let items = c.list(v, "", 0, usize::MAX, item);
     if let Some(items) = &items {
         whole(&mut c, items);
@@ -414,9 +474,24 @@ pub fn list_from_value<T>(
     }
 }
 
+/// [`list_from_value_in`] under the default policy.
+pub fn list_from_value<T>(
+    v: &Value,
+    subject: &'static str,
+    item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
+    whole: impl FnOnce(&mut Checker, &[T]),
+) -> Result<Vec<T>, ContractError> {
+    list_from_value_in(Checker::default(), v, subject, item, whole)
+}
+
 /// Checks a list of specs (a catalogue) with paths `/0`, `/1`, …
 pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
-    list_from_value(v, "specs", SourceSpec::check, |_, _| {})
+    specs_from_value_with(v, &Limits::default())
+}
+
+/// [`specs_from_value`] under a policy (its filename, kind and identifier rules).
+pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpec>, ContractError> {
+    list_from_value_in(Checker::new(policy.clone(), HashMap::new()), v, "specs", SourceSpec::check, |_, _| {})
 }
 
 impl Report {

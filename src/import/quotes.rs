@@ -201,6 +201,7 @@ fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, e: &Store
             Vec::new(),
         ),
         StoreError::Contract(c) => (c.message(), None, Vec::new()),
+        StoreError::Detailed(..) => (e.message_in(lang), None, Vec::new()),
     };
     LocateIssue { claim_id: claim_id.to_owned(), citation_id, source_id: source_id.to_owned(), code: e.code(), message, count, ranges }
 }
@@ -216,7 +217,7 @@ pub struct LocatedBundle {
 /// Locates the quote-only citations of a draft bundle (a bundle whose report is a
 /// draft) against its own sources; every located citation gets an import note.
 pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitespace) -> Result<LocatedBundle, BundleError> {
-    let mut c = Checker::new(options.limits, Default::default());
+    let mut c = Checker::new(options.policy.clone(), Default::default());
     let fail = |c: Checker| BundleError::Contract(ContractError { subject: "draft_bundle", violations: c.violations });
     let Some(m) = c.object(draft, "", &["scope", "sources", "report", "reviews", "import_notes"]) else { return Err(fail(c)) };
     let scope = c.required(m, "", "scope").and_then(|s| Scope::check(&mut c, s, "/scope"));
@@ -231,7 +232,7 @@ pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitesp
         return Err(fail(c));
     }
     let store = load_sources(&scope, &sources, options)?;
-    let found = locate_citations(&scope, &report, &store, whitespace, options.lang, &options.limits).map_err(|mut e| {
+    let found = locate_citations(&scope, &report, &store, whitespace, options.lang, &options.policy).map_err(|mut e| {
         for v in &mut e.violations {
             v.path = format!("/report{}", v.path);
         }

@@ -125,12 +125,13 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
   assert.equal(await page.textContent("[data-claim=k_payload] .claim-text"), `Claim ${PAYLOAD}`);
   assert.deepEqual(await marks(page), { web: [`Quote: ${PAYLOAD}`, "The 𝒳 tool works offline."] });
   const why = await page.$$eval(".why", (ps) => ps.map((p) => p.textContent));
+  const START = [...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length;
   assert.deepEqual(why, [
-    "Citation 3 (c_tampered): 引文与原文区间不一致。 (quote_mismatch). At [" +
+    `Citation 3 (c_tampered): 引文与原文区间不一致。 (来源 web; 区间 [${START}, ${START + 25}); 正文长度 ${START + 29}) (quote_mismatch). At [` +
       `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +
       ") the text reads “The 𝒳 tool works offline.”. The quoted text does not occur in the current source.",
-    "Citation 4 (c_stale): 来源不存在、已撤销、越权或版本失效。 (ref_unavailable). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
-    "Citation 5 (c_moved): 来源不存在、已撤销、越权或版本失效。 (ref_unavailable). Stale revision: it cites revision 1, the current one is 2. " +
+    "Citation 4 (c_stale): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
+    "Citation 5 (c_moved): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. " +
       `The quoted text occurs once in the current source, at [${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}) (line 3).`,
   ]);
   assert.match(await page.textContent("#artifact-none"), /Not rendered: 报告引用无效,拒绝导出。 \(report_invalid\)/);
@@ -332,4 +333,21 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   await page.waitForSelector("#errors:not([hidden])");
   assert.match(await page.textContent("#errors-summary"), /pick two files/);
   assert.deepEqual(errors, []);
+});
+
+test("the policy selector: a 30 KB source is refused under reference, naming it, and checked under documents", async () => {
+  const { page } = await open();
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.sources[1].content += "\n" + "padding line\n".repeat(2400);
+  await paste(page, bundle);
+  await page.waitForSelector("#errors:not([hidden])");
+  const summary = await page.textContent("#errors-summary");
+  assert.match(summary, /source_too_large|来源超过字节上限/);
+  assert.match(summary, /plan_b/);
+  assert.match(summary, /--policy documents/);
+  await page.selectOption("#policy", "documents");
+  await page.click("#check");
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.equal(await page.isHidden("#errors"), true);
+  assert.equal(await page.textContent("#badge"), "invalid", "the bigger plan_b has another digest: checked, not refused");
 });

@@ -88,7 +88,7 @@ for (const [label, bytes] of SIZES) {
       const path = call === "checkBundle" ? "/report/claims" : "/claims";
       assert.deepEqual(
         { path: got.first.path, code: got.first.code, message: got.first.message },
-        { path, code: "too_long", message: `List should have at most 12 items, not ${input.n}` },
+        { path, code: "too_long", message: `List should have at most 12 items, not ${input.n}; raise it with the policy field max_claims (CLI: --policy documents, or a policy file with "max_claims")` },
       );
       assert.ok(got.count <= MAX_LISTED + 1, `${call}: ${got.count} violations`);
       assert.ok(got.rss - baseline < 10 * input.bytes, `${call}: peak RSS grew by ${got.rss - baseline} bytes for ${input.bytes} bytes of input`);

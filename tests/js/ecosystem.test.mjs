@@ -105,12 +105,17 @@ test("a stale citation carries a repair hint and stays invalid", () => {
   store.ingest(bundle.scope, "plan_b", bundle.sources[1].content);
   const a = ec.assess(bundle.scope, bundle.report, store);
   assert.equal(a.status, "invalid");
+  const cited = bundle.report.claims[0].citations[0].ref.digest;
+  const found = ec.digestText("# 更新\n前言。\n" + bundle.sources[0].content);
   assert.deepEqual(a.issues[0], {
     claim_id: "claim_a",
     citation_id: "citation_a",
-    code: "ref_unavailable",
-    message: "来源不存在、已撤销、越权或版本失效。",
-    hint: { ref: { source_id: "plan_a", revision: 1, digest: ec.digestText("# 更新\n前言。\n" + bundle.sources[0].content) }, occurrences: 1, start: 18, end: 30 },
+    code: "digest_mismatch",
+    message: `引用的摘要与来源当前版本的摘要不一致。 (来源 plan_a; 期望摘要 ${cited},实际摘要 ${found})`,
+    source_id: "plan_a",
+    expected_digest: cited,
+    found_digest: found,
+    hint: { ref: { source_id: "plan_a", revision: 1, digest: found }, occurrences: 1, start: 18, end: 30 },
   });
 });
 
@@ -146,7 +151,8 @@ test("lang: English messages and artifact labels; Chinese stays the default", ()
   assert.ok(en.artifact.content.includes("**claim\\_a / sourced fact / reviewed as supported**: "));
   assert.ok(en.artifact.content.includes("\n- Gap: "));
   const stale = { ...bundle, sources: [{ ...bundle.sources[0], content: "changed", revision: 2 }, bundle.sources[1]] };
-  assert.equal(ec.checkBundle(stale, { lang: "en" }).assessment.issues[0].message, "The source does not exist, was removed, belongs to another scope, or the revision is stale.");
+  assert.equal(ec.checkBundle(stale, { lang: "en" }).assessment.issues[0].message, "The cited revision is not the source's current revision. (source plan_a; cited revision 1, current revision 2)");
+  assert.equal(ec.checkBundle(stale, { lang: "en", compat: "reference" }).assessment.issues[0].message, "The source does not exist, was removed, belongs to another scope, or the revision is stale.");
   assert.equal(ec.checkBundle(stale, { lang: "en" }).render_error.message, "The report has invalid citations; it is not exported.");
   assert.throws(() => ec.checkBundle(bundle, { lang: "fr" }), (e) => e.code === "invalid_argument");
 });

@@ -175,9 +175,10 @@ test("trust boundaries: another tenant, a report that carries its own review sta
   const store = new ec.EvidenceStore(specs, { now: NOW });
   const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
   const other = { tenant_id: "other", user_id: scope.user_id };
-  assert.throws(() => store.get(other, ref), (e) => e.code === "ref_unavailable");
+  // Another tenant is told only that this scope has no snapshot: the same answer as for a source nobody ingested.
+  assert.throws(() => store.get(other, ref), (e) => e.code === "source_not_ingested" && e.detail.source_id === "plan_a");
   const cite = bundle.report.claims[0].citations[0];
-  assert.throws(() => store.checkCitation({ ...scope, user_id: "someone" }, cite), (e) => e.code === "ref_unavailable");
+  assert.throws(() => store.checkCitation({ ...scope, user_id: "someone" }, cite), (e) => e.code === "source_not_ingested");
   // A model cannot mark its own claims reviewed: unknown fields are refused.
   assert.throws(
     () => ec.parseReport({ ...bundle.report, status: "reviewed_candidate", claims: bundle.report.claims.map((c) => ({ ...c, state: "supported", review: { verdict: "supported" } })) }),
@@ -185,7 +186,10 @@ test("trust boundaries: another tenant, a report that carries its own review sta
   );
   // Reviews recorded for the report do not carry over to an edited one.
   const edited = { ...bundle.report, claims: [{ ...bundle.report.claims[0], text: "教学说明称方案 A 完全支持离线整理。" }, ...bundle.report.claims.slice(1)] };
-  assert.throws(() => ec.checkBundle({ ...bundle, report: edited }), (e) => e.code === "review_mismatch");
+  // checkBundle reports them (issue 14) and counts none: every reviewed claim is pending again.
+  const reported = ec.checkBundle({ ...bundle, report: edited }).assessment;
+  assert.ok(reported.issues.length > 0 && reported.issues.every((i) => i.code === "review_stale_digest"), JSON.stringify(reported.issues));
+  assert.ok(!Object.values(reported.claims).some((s) => s === "supported" || s === "contradicted"));
   assert.throws(() => ec.assess(scope, edited, store, bundle.reviews), (e) => e.code === "review_mismatch");
 });
 

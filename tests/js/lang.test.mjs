@@ -11,7 +11,7 @@ const scope = bundle.scope;
 const dup = { ...bundle.report, claims: [bundle.report.claims[0], bundle.report.claims[0]] };
 const EN_DUP = "Two claims share one claim id.";
 const ZH_DUP = "论断标识重复。";
-const EN_STALE = "The source does not exist, was removed, belongs to another scope, or the revision is stale.";
+const EN_STALE = "The cited revision is not the source's current revision. (source plan_a; cited revision 9, current revision 1)";
 
 function store(lang) {
   const s = new ec.EvidenceStore(specs, lang ? { now: NOW, lang } : { now: NOW });

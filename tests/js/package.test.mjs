@@ -59,7 +59,7 @@ test("the store API round-trips a quote and the same store survives errors", () 
   assert.throws(() => new ec.EvidenceStore([spec], { now: "today" }), (e) => e.code === "invalid_now");
   // Still works after every error above.
   assert.equal(store.ingest(scope, "a", "changed").revision, 2);
-  assert.throws(() => store.checkCitation(scope, citation), (e) => e.code === "ref_unavailable");
+  assert.throws(() => store.checkCitation(scope, citation), (e) => e.code === "revision_stale");
   store.close();
   assert.throws(() => store.ingest(scope, "a", "x"), (e) => e.code === "store_closed");
   store.free();

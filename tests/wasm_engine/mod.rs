@@ -56,8 +56,9 @@ pub fn failure(e: JsValue) -> Failure {
     }
 }
 
+/// The golden cases run under compat "reference": the reference's codes and texts.
 fn now() -> JsValue {
-    js(&json!({ "now": NOW }))
+    js(&json!({ "now": NOW, "compat": "reference" }))
 }
 
 fn reviews(v: &[Value]) -> Option<api::JsReviews> {
@@ -116,7 +117,8 @@ impl Engine for Js {
         st.quote(typed(scope), typed(r), JsValue::from_str(text), JsValue::from_str(id), Some(options.unchecked_into())).map(|c| val(&c)).map_err(failure)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
-        api::parse_report(JsValue::from_str(text).unchecked_into(), None).map(|r| val(&r)).map_err(failure)
+        let options = js(&json!({ "compat": "reference" }));
+        api::parse_report(JsValue::from_str(text).unchecked_into(), Some(options.unchecked_into())).map(|r| val(&r)).map_err(failure)
     }
     fn report_digest(&self, report: &Value) -> String {
         api::report_digest(typed(report)).unwrap()

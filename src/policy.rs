@@ -1,0 +1,372 @@
+//! The policy: one object for every limit and vocabulary of the contracts, the store and
+//! the artifact. Two presets: [`Policy::reference`] (the design article's values, the
+//! default; every golden case runs under it) and [`Policy::documents`] (real documents:
+//! licence texts, source files, long pages). A custom policy is JSON that starts from a
+//! preset: `{"extends": "documents", "max_claims": 5000}`; an unknown field is an error
+//! that names it.
+//!
+//! The policy is carried by the object that holds it: a store made with a policy applies
+//! it to everything it checks, a bundle check applies it to the bundle, the schema
+//! states its limits.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+use crate::contract::validate::{self, Pattern, StrRule};
+
+/// Which `kind` values a source spec may have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum KindRule {
+    /// Any string matching the identifier pattern (`"any_identifier"` in JSON).
+    Any(AnyIdentifier),
+    /// One of these values (the reference: `["fixture", "public"]`).
+    List(Vec<String>),
+}
+
+/// The JSON spelling of [`KindRule::Any`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AnyIdentifier {
+    #[serde(rename = "any_identifier")]
+    AnyIdentifier,
+}
+
+/// The rule a source spec's `filename` must meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilenameRule {
+    /// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$` (the reference).
+    Markdown,
+    /// Any relative path: no `..` segment, no leading `/`, no backslash, no NUL or
+    /// control character, 1 to 255 bytes.
+    RelativePath,
+}
+
+/// An identifier pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdRule {
+    /// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$` (the reference).
+    Reference,
+    /// `^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$` (e-mail addresses, dotted names).
+    Extended,
+}
+
+/// Every limit and vocabulary. Lengths of texts are in Unicode code points; sizes in
+/// UTF-8 bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    /// Specs in a store's catalogue (and sources in a bundle).
+    pub max_sources: usize,
+    /// Bytes of one source's text, before newline normalisation (also the code-point
+    /// limit of a read result's content).
+    pub max_source_bytes: usize,
+    /// Claims in a report.
+    pub max_claims: usize,
+    /// Citations in one claim.
+    pub max_citations: usize,
+    /// Gaps in a report.
+    pub max_gaps: usize,
+    /// Conflicts in a report.
+    pub max_conflicts: usize,
+    /// Code points of a citation's quote.
+    pub max_quote_chars: usize,
+    /// Code points of a claim's text.
+    pub max_claim_chars: usize,
+    /// Code points of an inference's rationale.
+    pub max_rationale_chars: usize,
+    /// Code points of the rendered artifact.
+    pub max_artifact_chars: usize,
+    /// Bytes of the rendered artifact.
+    pub max_artifact_bytes: usize,
+    /// Bytes of a JSON input, checked before parsing.
+    pub max_input_bytes: usize,
+    /// The allowed `kind` values of a source spec.
+    pub kinds: KindRule,
+    /// The rule of a source spec's `filename`.
+    pub filename: FilenameRule,
+    /// The pattern of source, claim and citation ids.
+    pub identifier: IdRule,
+    /// The pattern of `tenant_id` and `user_id`.
+    pub scope_id: IdRule,
+    /// Code points of a review's note.
+    pub max_note_chars: usize,
+    /// `compat: "reference"`: the reference's codes and message texts (`ref_unavailable`,
+    /// no subject in messages, reviews that throw). Not a policy field: set by the
+    /// `compat` option, kept with the policy so that everything holding it follows it.
+    #[serde(skip)]
+    pub reference_messages: bool,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy::reference()
+    }
+}
+
+/// How many MiB.
+const MIB: usize = 1024 * 1024;
+
+/// The preset names, for messages.
+pub const PRESETS: &[&str] = &["reference", "documents"];
+
+impl Policy {
+    /// The design article's values: 16 sources of 24,000 bytes, 12 claims with 4
+    /// citations, quotes of 800 code points, an artifact of 8,000 code points and 24,000
+    /// bytes, `kind` fixture or public, `*.md` filenames.
+    pub fn reference() -> Policy {
+        Policy {
+            max_sources: 16,
+            max_source_bytes: 24_000,
+            max_claims: 12,
+            max_citations: 4,
+            max_gaps: 8,
+            max_conflicts: 6,
+            max_quote_chars: 800,
+            max_claim_chars: 1000,
+            max_rationale_chars: 1000,
+            max_artifact_chars: 8000,
+            max_artifact_bytes: 24_000,
+            max_input_bytes: crate::contract::json::DEFAULT_MAX_INPUT_BYTES,
+            kinds: KindRule::List(vec!["fixture".into(), "public".into()]),
+            filename: FilenameRule::Markdown,
+            identifier: IdRule::Reference,
+            scope_id: IdRule::Reference,
+            max_note_chars: 1000,
+            reference_messages: false,
+        }
+    }
+
+    /// For real documents: 256 sources of 16 MiB, 2,000 claims with 32 citations,
+    /// quotes of 20,000 code points, an artifact of 16 MiB, any identifier as `kind`,
+    /// any relative path as `filename`, scope ids with `.`, `@` and `+`.
+    pub fn documents() -> Policy {
+        Policy {
+            max_sources: 256,
+            max_source_bytes: 16 * MIB,
+            max_claims: 2000,
+            max_citations: 32,
+            max_gaps: 256,
+            max_conflicts: 256,
+            max_quote_chars: 20_000,
+            max_claim_chars: 20_000,
+            max_rationale_chars: 20_000,
+            max_artifact_chars: 16 * MIB,
+            max_artifact_bytes: 16 * MIB,
+            // 256 sources of 16 MiB do not fit one input; a bundle of that size is a
+            // deployment's choice (raise it in a policy file).
+            max_input_bytes: 64 * MIB,
+            kinds: KindRule::Any(AnyIdentifier::AnyIdentifier),
+            filename: FilenameRule::RelativePath,
+            identifier: IdRule::Reference,
+            scope_id: IdRule::Extended,
+            max_note_chars: 20_000,
+            reference_messages: false,
+        }
+    }
+
+    /// A preset by name.
+    pub fn preset(name: &str) -> Option<Policy> {
+        match name {
+            "reference" => Some(Policy::reference()),
+            "documents" => Some(Policy::documents()),
+            _ => None,
+        }
+    }
+
+    /// Reads a policy: a preset's name, or a JSON object `{"extends": PRESET, …fields}`
+    /// (`extends` defaults to `reference`). An unknown field, a wrong type or an unknown
+    /// preset is a [`PolicyError`] naming it.
+    pub fn from_json(text: &str) -> Result<Policy, PolicyError> {
+        let trimmed = text.trim();
+        if let Some(p) = Policy::preset(trimmed) {
+            return Ok(p);
+        }
+        let v = crate::contract::json::parse_strict(text, 1024 * 1024, "policy")
+            .map_err(|e| PolicyError::Invalid { field: String::new(), message: e.message() })?;
+        Policy::from_value(&v)
+    }
+
+    /// [`Policy::from_json`] for a parsed value (a preset's name as a JSON string, or an object).
+    pub fn from_value(v: &Value) -> Result<Policy, PolicyError> {
+        let fields = match v {
+            Value::String(name) => return Policy::preset(name).ok_or_else(|| PolicyError::UnknownPreset(name.clone())),
+            Value::Object(m) => m,
+            _ => return Err(PolicyError::Invalid { field: String::new(), message: "a policy is a preset's name or a JSON object".into() }),
+        };
+        let base = match fields.get("extends") {
+            None => Policy::reference(),
+            Some(Value::String(name)) => Policy::preset(name).ok_or_else(|| PolicyError::UnknownPreset(name.clone()))?,
+            Some(_) => return Err(PolicyError::Invalid { field: "extends".into(), message: "extends must be a preset's name".into() }),
+        };
+        let Ok(Value::Object(mut merged)) = serde_json::to_value(&base) else {
+            return Err(PolicyError::Invalid { field: String::new(), message: "the preset could not be read".into() });
+        };
+        let known: Vec<String> = merged.keys().cloned().collect();
+        for (key, value) in fields.iter().filter(|(k, _)| k.as_str() != "extends") {
+            if !known.contains(key) {
+                return Err(PolicyError::UnknownField(key.clone()));
+            }
+            // Each field alone, so that a wrong type names its field.
+            let mut one: Map<String, Value> = merged.clone();
+            one.insert(key.clone(), value.clone());
+            if let Err(e) = serde_json::from_value::<Policy>(Value::Object(one)) {
+                return Err(PolicyError::Invalid { field: key.clone(), message: e.to_string() });
+            }
+            merged.insert(key.clone(), value.clone());
+        }
+        serde_json::from_value(Value::Object(merged)).map_err(|e| PolicyError::Invalid { field: String::new(), message: e.to_string() })
+    }
+
+    /// This policy with the reference's codes and message texts (`compat: "reference"`).
+    pub fn with_reference_messages(mut self, on: bool) -> Policy {
+        self.reference_messages = on;
+        self
+    }
+
+    /// The rule of a source, claim or citation id.
+    pub fn identifier_rule(&self) -> StrRule {
+        id_rule(self.identifier)
+    }
+
+    /// The rule of a tenant or user id.
+    pub fn scope_rule(&self) -> StrRule {
+        id_rule(self.scope_id)
+    }
+
+    /// The rule of a source spec's filename.
+    pub fn filename_rule(&self) -> StrRule {
+        match self.filename {
+            FilenameRule::Markdown => validate::FILENAME,
+            FilenameRule::RelativePath => StrRule { min: 0, max: usize::MAX, pattern: Some(RELATIVE_PATH) },
+        }
+    }
+
+    /// The rule of a citation's quote.
+    pub fn quote_rule(&self) -> StrRule {
+        validate::sized(1, self.max_quote_chars)
+    }
+
+    /// The JSON Schema pattern of an id rule.
+    pub fn id_pattern(rule: IdRule) -> &'static str {
+        match rule {
+            IdRule::Reference => REFERENCE_ID.1,
+            IdRule::Extended => EXTENDED_ID.1,
+        }
+    }
+
+    /// About how many array items and object entries the largest report this policy
+    /// accepts holds (a claim: 6 and 10 per citation; a conflict: 7; a gap: 1), plus
+    /// room for a bundle's scope, sources and reviews: the JSON reader keeps at least this many.
+    pub fn values_needed(&self) -> usize {
+        let claims = self.max_claims.saturating_mul(self.max_citations.saturating_mul(10).saturating_add(6));
+        claims.saturating_add(self.max_conflicts.saturating_mul(7)).saturating_add(self.max_gaps).saturating_add(1024)
+    }
+}
+
+fn id_rule(rule: IdRule) -> StrRule {
+    let pattern = match rule {
+        IdRule::Reference => REFERENCE_ID,
+        IdRule::Extended => EXTENDED_ID,
+    };
+    StrRule { min: 0, max: usize::MAX, pattern: Some(pattern) }
+}
+
+const REFERENCE_ID: Pattern = (validate::is_identifier, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
+const EXTENDED_ID: Pattern = (is_extended_id, "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$");
+/// The text of the relative-path rule, for messages and schemas.
+pub const RELATIVE_PATH_TEXT: &str = "a relative path of 1 to 255 bytes: no '..' segment, no leading '/', no backslash, no NUL or control character";
+const RELATIVE_PATH: Pattern = (is_relative_path, RELATIVE_PATH_TEXT);
+/// A JSON Schema pattern for the relative-path rule (ECMA-262; the byte length is in the description).
+pub const RELATIVE_PATH_PATTERN: &str = "^(?!/)(?!.*\\\\)(?!(?:.*/)?\\.\\.(?:/|$))[^\\u0000-\\u001f\\u007f-\\u009f]{1,255}$";
+
+/// `^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$`.
+pub fn is_extended_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.split_first() {
+        Some((first, rest)) => {
+            first.is_ascii_alphanumeric() && rest.len() <= 127 && rest.iter().all(|c| c.is_ascii_alphanumeric() || b"._@+-".contains(c))
+        }
+        None => false,
+    }
+}
+
+/// A relative path: 1 to 255 bytes, no `..` segment, no leading `/`, no backslash, no
+/// NUL or other control character.
+pub fn is_relative_path(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 255
+        && !s.starts_with('/')
+        && !s.contains('\\')
+        && !s.chars().any(char::is_control)
+        && !s.split('/').any(|seg| seg == "..")
+}
+
+/// Why a policy could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PolicyError {
+    /// A field that no policy has.
+    UnknownField(String),
+    /// `extends` (or the name given) is not a preset.
+    UnknownPreset(String),
+    /// A field's value has the wrong type or the text is not JSON.
+    Invalid { field: String, message: String },
+}
+
+impl PolicyError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::UnknownField(_) => "policy_unknown_field",
+            Self::UnknownPreset(_) => "policy_unknown_preset",
+            Self::Invalid { .. } => "policy_invalid",
+        }
+    }
+    /// The field concerned (`""` for the whole policy).
+    pub fn field(&self) -> &str {
+        match self {
+            Self::UnknownField(f) => f,
+            Self::UnknownPreset(_) => "extends",
+            Self::Invalid { field, .. } => field,
+        }
+    }
+    /// The message (English; it names the field).
+    pub fn message(&self) -> String {
+        match self {
+            Self::UnknownField(f) => format!("the policy has an unknown field '{f}'"),
+            Self::UnknownPreset(p) => format!("'{p}' is not a policy preset (presets: {})", PRESETS.join(", ")),
+            Self::Invalid { field, message } if field.is_empty() => format!("the policy is not valid: {message}"),
+            Self::Invalid { field, message } => format!("the policy's field '{field}' is not valid: {message}"),
+        }
+    }
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+impl std::error::Error for PolicyError {}
+
+/// How to raise a limit, for messages: the policy field and the CLI flag.
+pub fn how_to_raise(field: &str, lang: crate::error::Lang) -> String {
+    match lang {
+        crate::error::Lang::En => format!("raise it with the policy field {field} (CLI: --policy documents, or a policy file with \"{field}\")"),
+        crate::error::Lang::Zh => format!("可通过策略字段 {field} 提高上限(CLI:--policy documents,或在策略文件中设置 \"{field}\")"),
+    }
+}
+
+impl crate::error::Coded for PolicyError {
+    fn code(&self) -> &'static str {
+        PolicyError::code(self)
+    }
+    fn message(&self, _lang: crate::error::Lang) -> String {
+        PolicyError::message(self)
+    }
+    /// `field`: the policy field concerned.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        vec![("field", self.field().into())]
+    }
+}

@@ -10,7 +10,7 @@ use crate::clock::Clock;
 use crate::contract::validate::{join, sized, Checker, ANY_STRING};
 use crate::contract::{Contract, Report, Scope, SourceSpec};
 use crate::error::{ContractError, ReviewErrorKind, StoreError};
-use crate::render::{render_checked_in, Artifact};
+use crate::render::{render_checked_detailed, Artifact};
 use crate::review::Review;
 use crate::policy::Policy;
 use crate::store::EvidenceStore;
@@ -199,42 +199,18 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
     let mut checked = check_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, check).map_err(BundleError::Review)?;
     checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {
-        match render_checked_in(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {
+        match render_checked_detailed(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {
             Ok(a) => (Some(a), None),
-            Err(k) => {
+            Err((k, detail)) => {
                 let base = k.message_in(options.lang);
-                let detail = (k == crate::error::RenderErrorKind::ArtifactTooLarge && !options.policy.reference_messages)
-                    .then(|| artifact_detail(&bundle.report, &checked, options))
-                    .flatten();
                 let message = detail.as_ref().map_or_else(|| base.to_owned(), |d| d.message(base, options.lang));
-                (None, Some(RenderIssue { code: k.code(), message, detail }))
+                (None, Some(RenderIssue { code: k.code(), message, detail: detail.map(|d| *d) }))
             }
         }
     } else {
         (None, None)
     };
     Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
-}
-
-/// The size of the artifact that was refused, against the limit it breaks.
-fn artifact_detail(report: &Report, checked: &crate::assess::Checked<'_>, options: &BundleOptions) -> Option<crate::error::Detail> {
-    let mut unbounded = checked.policy.clone();
-    unbounded.max_artifact_bytes = usize::MAX;
-    unbounded.max_artifact_chars = usize::MAX;
-    let probe = crate::assess::Checked {
-        assessment: checked.assessment.clone(),
-        citations: checked.citations.clone(),
-        reviews: checked.reviews.clone(),
-        policy: unbounded,
-    };
-    let content = render_checked_in(report, &probe, &options.clock, options.escaping, options.lang).ok()?.content;
-    let p = &checked.policy;
-    let chars = content.chars().count();
-    Some(if content.len() > p.max_artifact_bytes {
-        crate::error::Detail::limit(content.len(), p.max_artifact_bytes, "bytes", "max_artifact_bytes")
-    } else {
-        crate::error::Detail::limit(chars, p.max_artifact_chars, "code_points", "max_artifact_chars")
-    })
 }
 
 // ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------

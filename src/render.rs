@@ -139,7 +139,7 @@ pub fn render_in(
     lang: Lang,
 ) -> Result<Artifact, RenderError> {
     let options = crate::assess::CheckOptions { review_key, ..Default::default() };
-    render_opts(scope, report, store, reviews, clock, escaping, options, lang)
+    render_opts(scope, report, store, reviews, clock, escaping, options, lang).map_err(|f| f.error)
 }
 
 /// [`render_in`] with every check option (`reviews: "report"` leaves a stale, foreign or
@@ -154,9 +154,31 @@ pub fn render_opts(
     escaping: Escaping,
     options: crate::assess::CheckOptions<'_>,
     lang: Lang,
-) -> Result<Artifact, RenderError> {
-    let checked = crate::assess::check_opts(scope, report, store, reviews, options)?;
-    render_checked_in(report, &checked, clock, escaping, lang).map_err(RenderError::Render)
+) -> Result<Artifact, RenderFailure> {
+    let checked = crate::assess::check_opts(scope, report, store, reviews, options).map_err(|k| RenderFailure { error: k.into(), detail: None })?;
+    render_checked_detailed(report, &checked, clock, escaping, lang).map_err(|(k, detail)| RenderFailure { error: k.into(), detail })
+}
+
+/// Why [`render_opts`] failed: the error, and for an oversize artifact its size and the
+/// limit it is over (none under `compat: "reference"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderFailure {
+    pub error: RenderError,
+    pub detail: Option<Box<crate::error::Detail>>,
+}
+
+impl RenderFailure {
+    pub fn code(&self) -> &'static str {
+        self.error.code()
+    }
+    /// The message in a language, with the size, the limit and how to raise it.
+    pub fn message_in(&self, lang: Lang) -> String {
+        let base = match self.error {
+            RenderError::Review(k) => k.message_in(lang),
+            RenderError::Render(k) => k.message_in(lang),
+        };
+        self.detail.as_ref().map_or_else(|| base.to_owned(), |d| d.message(base, lang))
+    }
 }
 
 
@@ -251,6 +273,18 @@ const EN: Labels = Labels {
 
 /// Renders from an assessment already made (see [`crate::assess::check`]), the labels in `lang`.
 pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, escaping: Escaping, lang: Lang) -> Result<Artifact, RenderErrorKind> {
+    render_checked_detailed(report, checked, clock, escaping, lang).map_err(|(k, _)| k)
+}
+
+/// [`render_checked_in`], an oversize artifact refused with its size and the limit it is
+/// over (the store's policy's; no detail under `compat: "reference"`).
+pub fn render_checked_detailed(
+    report: &Report,
+    checked: &Checked<'_>,
+    clock: &Clock,
+    escaping: Escaping,
+    lang: Lang,
+) -> Result<Artifact, (RenderErrorKind, Option<Box<crate::error::Detail>>)> {
     let t = match lang {
         Lang::Zh => &ZH,
         Lang::En => &EN,
@@ -266,7 +300,7 @@ pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, 
     let literal = |t: &str| escaping.text(t);
     let a = &checked.assessment;
     if a.status == Status::Invalid {
-        return Err(RenderErrorKind::ReportInvalid);
+        return Err((RenderErrorKind::ReportInvalid, None));
     }
     let numbers: std::collections::HashMap<&str, usize> =
         checked.citations.iter().enumerate().map(|(i, (c, _))| (c.citation_id.as_str(), i + 1)).collect();
@@ -365,8 +399,16 @@ pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, 
         ]);
     }
     let content = lines.join("\n");
-    if content.len() > checked.policy.max_artifact_bytes || content.chars().count() > checked.policy.max_artifact_chars {
-        return Err(RenderErrorKind::ArtifactTooLarge);
+    let p = &checked.policy;
+    let chars = content.chars().count();
+    if content.len() > p.max_artifact_bytes || chars > p.max_artifact_chars {
+        use crate::error::Detail;
+        let detail = if content.len() > p.max_artifact_bytes {
+            Detail::limit(content.len(), p.max_artifact_bytes, "bytes", "max_artifact_bytes")
+        } else {
+            Detail::limit(chars, p.max_artifact_chars, "code_points", "max_artifact_chars")
+        };
+        return Err((RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail))));
     }
     Ok(Artifact {
         content_digest: sha256_hex(&content),
@@ -374,4 +416,17 @@ pub fn render_checked_in(report: &Report, checked: &Checked<'_>, clock: &Clock, 
         report_digest: a.report_digest.clone(),
         status: a.status,
     })
+}
+
+impl crate::error::Coded for RenderFailure {
+    fn code(&self) -> &'static str {
+        RenderFailure::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.message_in(lang)
+    }
+    /// An oversize artifact's size, limit and policy field as `detail`.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
+    }
 }

@@ -232,6 +232,13 @@ fn documents_artifact_limit_at_its_edge() {
     assert_eq!(with(bytes, chars), Ok(bytes));
     assert_eq!(with(bytes - 1, chars), Err("artifact_too_large"));
     assert_eq!(with(bytes, chars - 1), Err("artifact_too_large"));
+    // The refusal names the size, the limit and how to raise it.
+    let p = Policy { max_artifact_chars: chars - 1, ..documents() };
+    let (st2, _) = store_and_report(p, "Alpha beta gamma.", "beta");
+    let f = size(&st2).unwrap_err();
+    let d = f.detail.as_deref().unwrap();
+    assert_eq!((d.size, d.limit, d.unit, d.policy_field), (Some(chars), Some(chars - 1), Some("code_points"), Some("max_artifact_chars")));
+    assert!(f.message_in(Lang::En).contains("--policy documents"), "{}", f.message_in(Lang::En));
     // Under the reference, twelve long quotes pass assess and fail render; documents renders them.
     let text: String = (0..12).map(|i| format!("Paragraph {i}: {}\n\n", "word ".repeat(150))).collect();
     let mut st = EvidenceStore::with_policy(vec![spec("a")], documents(), clock()).unwrap();
@@ -247,10 +254,15 @@ fn documents_artifact_limit_at_its_edge() {
     assert!(render_opts(&scope(), &report, &st, &[], &clock(), Escaping::Hardened, CheckOptions::default(), Lang::Zh).is_ok());
     let mut reference = EvidenceStore::with_policy(vec![spec("a")], Policy { max_source_bytes: MIB, ..Policy::reference() }, clock()).unwrap();
     reference.ingest(&scope(), "a", &text).unwrap();
-    assert_eq!(
-        render_opts(&scope(), &report, &reference, &[], &clock(), Escaping::Hardened, CheckOptions::default(), Lang::Zh).unwrap_err().code(),
-        "artifact_too_large"
-    );
+    let f = render_opts(&scope(), &report, &reference, &[], &clock(), Escaping::Hardened, CheckOptions::default(), Lang::En).unwrap_err();
+    assert_eq!(f.code(), "artifact_too_large");
+    assert!(f.message_in(Lang::En).contains("over the limit of 8000 code_points") && f.message_in(Lang::En).contains("max_artifact_chars"), "{}", f.message_in(Lang::En));
+    // checkBundle reports it as data, with the same detail.
+    let v = json!({"scope": scope(), "sources": [{"spec": spec_json("a"), "content": text}], "report": report});
+    let bundle = Bundle::from_value(&v).unwrap();
+    let options = BundleOptions { policy: Policy { max_source_bytes: MIB, ..Policy::reference() }, ..BundleOptions::new(clock()) };
+    let issue = check_bundle(&bundle, &options).unwrap().render_error.unwrap();
+    assert_eq!((issue.code, issue.detail.as_ref().unwrap().policy_field), ("artifact_too_large", Some("max_artifact_chars")));
 }
 
 // ---- the split codes and subjects ------------------------------------------------------

@@ -410,7 +410,7 @@ function documentsBundle(vocabulary) {
   };
 }
 
-test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", { skip: typeof ec.parsePolicy !== "function" && "the policy is not on main yet" }, () => {
+test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", () => {
   const path = tmp("documents.json", JSON.stringify(documentsBundle(false)));
   const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
   const refused = run("check", path, "--lang", "en");

@@ -335,7 +335,7 @@ test("check --mcp is checkBundle over the bundle with the server's texts: signed
   assertNoChildren();
 });
 
-test("check --mcp --policy documents: the response cap follows the policy's source limit", { skip: typeof ec.parsePolicy !== "function" && "the policy is not on main yet" }, () => {
+test("check --mcp --policy documents: the response cap follows the policy's source limit", () => {
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-mcp-"));
   const text = "# Big\n" + "A line of a long document.\n".repeat(4000);
   writeFileSync(join(dir, "big.md"), text);

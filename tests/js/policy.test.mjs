@@ -96,6 +96,27 @@ test("checkBundle: the documents preset's limits at their edge (limit and limit 
   assert.throws(() => parse(quoted(20001)), (e) => e.issues[0].path === "/claims/0/citations/0/quote");
 });
 
+test("twelve long quotes: render refuses the artifact under reference, naming size, limit and flag; documents renders it", () => {
+  const text = Array.from({ length: 12 }, (_, i) => `Paragraph ${i}: ${"word ".repeat(150).trim()}`).join("\n\n");
+  const make = (policy) => {
+    const store = new ec.EvidenceStore([spec("a")], { now: NOW, policy: { extends: policy, max_source_bytes: 100000 } });
+    const ref = store.ingest(scope, "a", text);
+    const claims = Array.from({ length: 12 }, (_, i) => ({ claim_id: `k${i}`, text: "claim", kind: "fact", citations: [store.quote(scope, ref, `Paragraph ${i}: ${"word ".repeat(150).trim()}`, `c${i}`)] }));
+    return { store, report: { title: "T", claims } };
+  };
+  const ref = make("reference");
+  assert.equal(ec.assess(scope, ref.report, ref.store).status, "needs_review");
+  assert.throws(() => ec.render(scope, ref.report, ref.store, [], { now: NOW, lang: "en" }), (e) => {
+    assert.equal(e.code, "artifact_too_large");
+    assert.equal(e.detail.limit, 8000);
+    assert.equal(e.detail.policy_field, "max_artifact_chars");
+    assert.ok(e.detail.size > 8000 && e.message.includes(`${e.detail.size} code_points`) && e.message.includes("--policy documents"), e.message);
+    return true;
+  });
+  const doc = make("documents");
+  assert.equal(ec.render(scope, doc.report, doc.store, [], { now: NOW }).status, "needs_review");
+});
+
 test("split codes: each names its subject; compat reference keeps ref_unavailable", () => {
   const { store, citation, report } = cited("Plan A works offline.", "works offline");
   assert.throws(() => store.checkCitation({ tenant_id: "other", user_id: "u" }, citation), (e) => e.code === "source_not_ingested" && e.detail.source_id === "a");

@@ -561,6 +561,9 @@ impl StoreErrorKind {
 pub struct Detail {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_id: Option<String>,
+    /// The claim, for a thrown error (an issue names it in its own `claim_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_id: Option<String>,
     /// The index of a review in the list given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub review_index: Option<usize>,
@@ -612,6 +615,9 @@ impl Detail {
         let mut parts: Vec<String> = Vec::new();
         if let Some(s) = &self.source_id {
             parts.push(if zh { format!("来源 {s}") } else { format!("source {s}") });
+        }
+        if let Some(c) = &self.claim_id {
+            parts.push(if zh { format!("论断 {c}") } else { format!("claim {c}") });
         }
         if let Some(i) = self.review_index {
             parts.push(if zh { format!("第 {i} 条审阅(从 0 计)") } else { format!("review {i} (0-based)") });

@@ -929,13 +929,20 @@ pub fn record_review(
             _ => Ok(Value::Null),
         }
     };
+    let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
+    // The note's length for the message: its code points, or past the copy limit its UTF-16 length.
+    let note_chars = match &note_value {
+        Value::String(n) => Some(n.chars().count()),
+        _ => note.dyn_ref::<JsString>().map(|s| s.length() as usize),
+    };
     let review = crate::review::record_review_signed(
         &scope,
         &report,
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
-        &as_value(&note, "note", 2 * crate::review::MAX_NOTE_CHARS)?,
+        &note_value,
         &clock,
+        note_chars,
         &policy,
         key.as_deref(),
     )

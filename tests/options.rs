@@ -135,15 +135,20 @@ fn reviews_are_recorded_and_signed_in_the_core() {
     let clock = Clock::fixed(NOW).unwrap();
     let s = |x: &str| Value::String(x.into());
     let p = evidence_check::policy::Policy::default();
-    let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, &p, Some(b"key")).unwrap();
+    let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None, &p, Some(b"key")).unwrap();
     assert!(evidence_check::review::verify_review(&r, b"key").is_ok());
     assert!(evidence_check::review::verify_review(&r, b"other").is_err());
-    let unsigned = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, &p, None).unwrap();
+    let unsigned = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None, &p, None).unwrap();
     assert_eq!(unsigned.signature, None);
     assert_eq!(
-        evidence_check::review::record_review_signed(&scope, &report, &Value::Null, &s("supported"), &s("ok"), &clock, &p, None),
-        Err(ReviewErrorKind::UnknownClaim)
+        evidence_check::review::record_review_signed(&scope, &report, &Value::Null, &s("supported"), &s("ok"), &clock, None, &p, None),
+        Err(evidence_check::review::ReviewRefusal { kind: ReviewErrorKind::UnknownClaim, detail: None })
     );
+    // A refusal names the claim, in the language asked.
+    let e = evidence_check::review::record_review_signed(&scope, &report, &s("c9"), &s("supported"), &s("ok"), &clock, None, &p, None).unwrap_err();
+    assert_eq!(e.code(), "unknown_claim");
+    assert!(e.message(Lang::En).contains("claim c9"), "{}", e.message(Lang::En));
+    assert_eq!(e.details()[0].0, "detail");
     let list = evidence_check::review::reviews_from_value(&json!([serde_json::to_value(&r).unwrap()])).unwrap();
     assert_eq!(list, vec![r]);
     assert_eq!(evidence_check::review::reviews_from_value(&Value::Null).unwrap(), vec![]);

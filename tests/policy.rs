@@ -208,6 +208,10 @@ fn documents_note_limit_at_its_edge() {
     let e = record_review_with(&scope(), &report, "k1", "supported", &"n".repeat(20_001), &clock(), &p).unwrap_err();
     assert_eq!(e.code(), "invalid_note");
     assert!(record_review(&scope(), &report, "k1", "supported", &"n".repeat(1001), &clock()).is_err());
+    let d = evidence_check::review::refusal_detail(e, &json!("k1"), Some(20_001), &p).unwrap();
+    assert_eq!((d.size, d.limit, d.policy_field), (Some(20_001), Some(20_000), Some("max_note_chars")));
+    let d = evidence_check::review::refusal_detail(evidence_check::ReviewErrorKind::UnknownClaim, &json!("k9"), None, &p).unwrap();
+    assert!(d.message("审阅目标不存在。", Lang::En).contains("claim k9"));
     // A review note at the documents limit passes the review contract under that policy only.
     let review = record_review_with(&scope(), &report, "k1", "supported", &"n".repeat(20_000), &clock(), &p).unwrap();
     let v = serde_json::to_value(&review).unwrap();

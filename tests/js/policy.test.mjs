@@ -55,6 +55,12 @@ test("the policy option: a store applies its policy to ingest, quote, assess and
   assert.equal(ec.parseReport(long, { policy: "documents" }).claims.length, 13);
   assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW }), (e) => e.code === "invalid_note");
   assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW, policy: "documents" }).claim_id, "k1");
+  // The documents note limit at its edge, and refusals that name their subject and numbers.
+  assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(20000), { now: NOW, policy: "documents" }).note.length, 20000);
+  assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(20001), { now: NOW, policy: "documents", lang: "en" }), (e) =>
+    e.code === "invalid_note" && e.detail.size === 20001 && e.detail.limit === 20000 && e.message.includes("max_note_chars") && e.message.includes("--policy documents"));
+  assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW }), (e) => e.code === "unknown_claim" && e.detail.claim_id === "k9" && e.message.includes("k9"));
+  assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW, compat: "reference" }), (e) => e.message === "审阅目标不存在。" && e.detail === undefined);
   // Scope ids with @ under documents.
   const mail = { tenant_id: "acme.com", user_id: "ana@acme.com" };
   assert.throws(() => ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW }), (e) => e.code === "contract");

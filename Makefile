@@ -10,7 +10,7 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
+.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
 
 all: build
 
@@ -25,7 +25,7 @@ pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
 	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack
 	@touch $@
 
-pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
+pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
 	node js/assemble.mjs
 
 ## build: the npm package in pkg/ (Node and web builds, CLI, types)
@@ -71,7 +71,7 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 
 ## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node test-gfm
+test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node test-types test-gfm
 
 test-native:
 	$(CARGO) test --all-targets
@@ -89,6 +89,12 @@ test-wasm-web: setup
 
 test-node: build
 	node --test tests/js/
+
+## test-types: the typed usage programs of tests/types/ compiled with tsc --strict (Node, CommonJS, MCP, browser)
+test-types: build
+	@mkdir -p tests/types/node_modules && ln -sfn ../../../pkg tests/types/node_modules/evidence-check
+	tsc -p tests/types/tsconfig.node.json
+	tsc -p tests/types/tsconfig.web.json
 
 ## test-gfm: the injection corpus rendered by cmark-gfm, GitHub's renderer (Python venv)
 test-gfm: build

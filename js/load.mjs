@@ -9,7 +9,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 function packageEntry() {
-  const candidates = [join(here, "..", "node", "evidence_check.js"), join(here, "..", "pkg", "node", "evidence_check.js")];
+  // index.js: the Node entry (js/entry.cjs), which registers the exported error classes.
+  const candidates = [join(here, "..", "node", "index.js"), join(here, "..", "pkg", "node", "index.js")];
   const found = candidates.find((p) => existsSync(p));
   if (!found) {
     const err = new Error("the WebAssembly package is not built (looked for " + candidates.join(", ") + "); run `make build`");

@@ -266,6 +266,13 @@ pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
     check(scope, report, store, reviews).map(|c| c.assessment)
 }
 
+/// [`check_opts`]'s assessment with its issues' messages in a language.
+pub fn assess_in(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], options: CheckOptions<'_>, lang: crate::error::Lang) -> Result<Assessment, ReviewErrorKind> {
+    let mut a = check_opts(scope, report, store, reviews, options)?.assessment;
+    a.localize(lang);
+    Ok(a)
+}
+
 /// [`assess`], keeping what rendering needs.
 pub fn check<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review]) -> Result<Checked<'r>, ReviewErrorKind> {
     check_with(scope, report, store, reviews, None)

@@ -216,9 +216,19 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
 // ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------
 
 /// Parses and checks a bundle exactly as a check reads it (strict JSON: duplicate keys
-/// and oversize input refused; the whole contract, unknown fields included), but lets
-/// each source leave out `content`: for hosts that read the texts elsewhere, as the CLI's
-/// `--mcp` does. An absent `content` reads as empty; a present one is checked as usual.
+/// and oversize input refused; the whole contract, unknown fields included); without
+/// `require_contents`, see [`bundle_without_contents`].
+pub fn parse_bundle(text: &str, limits: &crate::contract::Limits, require_contents: bool) -> Result<Bundle, ContractError> {
+    if require_contents {
+        Bundle::from_json_with(text, limits)
+    } else {
+        bundle_without_contents(text, limits)
+    }
+}
+
+/// [`parse_bundle`], but each source may leave out `content`: for hosts that read the
+/// texts elsewhere, as the CLI's `--mcp` does. An absent `content` reads as empty; a
+/// present one is checked as usual.
 pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
     let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
     if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
@@ -227,4 +237,31 @@ pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> 
         }
     }
     Bundle::from_value_with(&v, limits)
+}
+
+impl crate::error::Coded for BundleError {
+    fn code(&self) -> &'static str {
+        BundleError::code(self)
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        use crate::error::Coded;
+        match self {
+            Self::Contract(c) => Coded::message(c, lang),
+            Self::Store { path, error } => format!("{} ({path})", Coded::message(error, lang)),
+            Self::Review(k) => format!("{} (/reviews)", k.message_in(lang)),
+        }
+    }
+    fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            Self::Store { error, .. } => error.issues(lang),
+            Self::Review(_) => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            Self::Store { error, .. } => error.details(),
+            _ => Vec::new(),
+        }
+    }
 }

@@ -99,6 +99,15 @@ impl DocumentCatalog {
     /// Imports a document and freezes its digest. The same body again changes nothing
     /// (the title of the first import stays); another body under the same id is
     /// `document_changed` and nothing is replaced.
+    /// A catalogue holding `documents`, imported in order (the first refusal stops it).
+    pub fn with_documents(documents: Vec<Document>) -> Result<Self, CatalogError> {
+        let mut c = Self::new();
+        for doc in documents {
+            c.import(doc)?;
+        }
+        Ok(c)
+    }
+
     pub fn import(&mut self, doc: Document) -> Result<Imported, CatalogError> {
         let sha256 = doc.sha256();
         let lines = splitlines(&doc.body).len();
@@ -214,5 +223,33 @@ impl Contract for CatalogJson {
             }
         }
         (c.count() == before).then_some(CatalogJson { documents })
+    }
+}
+
+impl crate::error::Coded for CatalogError {
+    fn code(&self) -> &'static str {
+        CatalogError::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Contract(c) => crate::error::Coded::message(c, lang),
+            _ => self.message_in(lang),
+        }
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            _ => None,
+        }
+    }
+    /// `item_id`, and for a digest refusal `expected_sha256` and `actual_sha256`.
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            Self::Digest { item_id, expected, actual, .. } => {
+                vec![("item_id", item_id.as_str().into()), ("expected_sha256", expected.as_str().into()), ("actual_sha256", actual.as_str().into())]
+            }
+            Self::Unknown { item_id } => vec![("item_id", item_id.as_str().into())],
+            Self::Contract(_) => Vec::new(),
+        }
     }
 }

@@ -9,7 +9,8 @@ use std::fmt;
 
 /// The language of messages and artifact labels. Chinese (the reference's texts) is the
 /// default; every code and every label also has an English text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     Zh,
@@ -23,6 +24,41 @@ impl Lang {
             "en" => Some(Lang::En),
             _ => None,
         }
+    }
+}
+
+/// What every error of the library is: a stable code, a message in a language, and for a
+/// broken contract the list of issues. The binding turns any `Coded` into the one JS
+/// error class that fits (`ContractError` when it has issues, else `EvidenceError`).
+pub trait Coded {
+    /// The stable code.
+    fn code(&self) -> &'static str;
+    /// The message in a language.
+    fn message(&self, lang: Lang) -> String;
+    /// Every violation, localised, for a broken contract; `None` for any other error.
+    fn issues(&self, _lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        None
+    }
+    /// Properties the thrown error carries besides `code`, `message` and `issues`
+    /// (the document of a catalogue error, the source and counts of a locate error).
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+}
+
+/// An error with the language its message is to be given in: what a call returns to the
+/// binding, which converts it once. `result.in_lang(lang)?` is the whole call site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InLang<E>(pub E, pub Lang);
+
+/// `Result::in_lang`: attaches the call's language to its error.
+pub trait WithLang<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>>;
+}
+
+impl<T, E: Coded> WithLang<T, E> for Result<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>> {
+        self.map_err(|e| InLang(e, lang))
     }
 }
 
@@ -105,7 +141,7 @@ pub enum ViolationCode {
 
 impl ViolationCode {
     /// The stable code.
-    pub fn code(self) -> &'static str {
+    pub const fn code(self) -> &'static str {
         match self {
             Self::InvalidJson => "invalid_json",
             Self::InputTooLarge => "input_too_large",
@@ -140,6 +176,21 @@ impl ViolationCode {
         Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
         Self::TooManyValues,
     ];
+
+    /// Every code, in the order of [`Self::ALL`].
+    pub const CODES: [&'static str; Self::ALL.len()] = {
+        let mut out = [""; Self::ALL.len()];
+        let mut i = 0;
+        while i < Self::ALL.len() {
+            // Evaluated at compile time: an index out of range fails the build.
+            #[allow(clippy::indexing_slicing)]
+            {
+                out[i] = Self::ALL[i].code();
+            }
+            i += 1;
+        }
+        out
+    };
 
     /// The reference's message for its cross-field rules, in a language.
     pub fn reference_message_in(self, lang: Lang) -> Option<&'static str> {
@@ -211,6 +262,33 @@ impl ContractError {
     }
 }
 
+impl ContractError {
+    /// The error with the reference's cross-field messages in a language.
+    pub fn localized(&self, lang: Lang) -> ContractError {
+        let mut e = self.clone();
+        for v in &mut e.violations {
+            if let Some(m) = v.code.reference_message_in(lang) {
+                // The reference's text, in the language; a subject after it stays.
+                let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
+                v.message = format!("{m}{rest}");
+            }
+        }
+        e
+    }
+}
+
+impl Coded for ContractError {
+    fn code(&self) -> &'static str {
+        "contract"
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.localized(lang).message()
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        Some((self.subject, self.localized(lang).violations))
+    }
+}
+
 impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message())
@@ -228,6 +306,8 @@ macro_rules! coded_enum {
         impl $name {
             /// Every variant, for documentation and tests.
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            /// Every code, in the order of [`Self::ALL`].
+            pub const CODES: &'static [&'static str] = &[$($code),*];
             /// The stable code.
             pub fn code(self) -> &'static str {
                 match self { $( Self::$variant => $code, )* }
@@ -246,7 +326,15 @@ macro_rules! coded_enum {
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.message())
+                f.write_str($name::message(*self))
+            }
+        }
+        impl Coded for $name {
+            fn code(&self) -> &'static str {
+                (*self).code()
+            }
+            fn message(&self, lang: Lang) -> String {
+                self.message_in(lang).to_owned()
             }
         }
         impl std::error::Error for $name {}
@@ -367,6 +455,8 @@ coded_enum! {
         /// An argument has the wrong JS type or an unknown option, or reading it threw
         /// (a `toJSON`, a getter or a Proxy trap); the thrown message names the argument.
         InvalidArgument => ("invalid_argument", "参数无效:类型不对、含未知选项,或读取参数时宿主代码抛出了异常。", "An argument is invalid: the wrong type, an unknown option, or reading it threw an exception."),
+        /// A string argument holds an unpaired surrogate: it is not valid Unicode.
+        InvalidUnicode => ("invalid_unicode", "参数含有未配对的代理项,不是合法的 Unicode。", "An argument contains an unpaired surrogate; it is not valid Unicode."),
         /// The store was freed with `free()`; it cannot be used any more.
         StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
     }
@@ -558,6 +648,32 @@ impl Detail {
     }
 }
 
+impl Coded for StoreError {
+    fn code(&self) -> &'static str {
+        StoreError::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Contract(c) => Coded::message(c, lang),
+            _ => self.message_in(lang),
+        }
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            _ => None,
+        }
+    }
+    /// The locate error's source and counts; a detailed refusal's subject and numbers as `detail`.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            Self::Locate(l) => l.details(),
+            Self::Detailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl From<StoreErrorKind> for StoreError {
     fn from(k: StoreErrorKind) -> Self {
         Self::Store(k)
@@ -605,6 +721,18 @@ impl RenderError {
         }
     }
 }
+impl Coded for RenderError {
+    fn code(&self) -> &'static str {
+        (*self).code()
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Review(k) => k.message_in(lang).to_owned(),
+            Self::Render(k) => k.message_in(lang).to_owned(),
+        }
+    }
+}
+
 impl From<ReviewErrorKind> for RenderError {
     fn from(k: ReviewErrorKind) -> Self {
         Self::Review(k)
@@ -617,7 +745,123 @@ impl From<RenderErrorKind> for RenderError {
 }
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+        f.write_str(RenderError::message(*self))
     }
 }
 impl std::error::Error for RenderError {}
+
+/// A refusal of the binding before the core is reached: its kind, and a message that
+/// names the argument (kept as given: it says more than the kind's generic text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingError {
+    pub kind: BindingErrorKind,
+    pub detail: Option<String>,
+}
+
+impl BindingError {
+    /// `invalid_argument` naming the argument.
+    pub fn argument(detail: impl Into<String>) -> BindingError {
+        BindingError { kind: BindingErrorKind::InvalidArgument, detail: Some(detail.into()) }
+    }
+    /// `invalid_unicode` naming the argument.
+    pub fn unicode(detail: impl Into<String>) -> BindingError {
+        BindingError { kind: BindingErrorKind::InvalidUnicode, detail: Some(detail.into()) }
+    }
+}
+
+impl From<BindingErrorKind> for BindingError {
+    fn from(kind: BindingErrorKind) -> Self {
+        BindingError { kind, detail: None }
+    }
+}
+
+impl Coded for BindingError {
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.detail.clone().unwrap_or_else(|| self.kind.message_in(lang).to_owned())
+    }
+}
+
+impl fmt::Display for BindingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Coded::message(self, Lang::En))
+    }
+}
+impl std::error::Error for BindingError {}
+
+// ---- the codes as TypeScript string-literal unions (the .d.ts is made from these) -----
+
+/// The codes of every refusal other than a broken contract, kind by kind.
+pub const EVIDENCE_CODES: &[&[&str]] = &[
+    StoreErrorKind::CODES,
+    ReviewErrorKind::CODES,
+    SignatureProblem::CODES,
+    RenderErrorKind::CODES,
+    OffsetErrorKind::CODES,
+    ClockErrorKind::CODES,
+    BindingErrorKind::CODES,
+    CatalogErrorKind::CODES,
+];
+
+/// The codes of the rules of a contract.
+pub const ISSUE_CODES: &[&[&str]] = &[&ViolationCode::CODES];
+
+/// `{head}"a" | "b" | …;` at compile time, and its length (codes are ASCII, so the
+/// bytes are UTF-8). Bytes past `N` are not written: `ts_union::<0>` gives the length.
+// Evaluated at compile time: an index out of range fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+pub const fn ts_union<const N: usize>(head: &str, lists: &[&[&str]]) -> ([u8; N], usize) {
+    let mut out = [b' '; N];
+    let mut at = 0;
+    macro_rules! put {
+        ($bytes:expr) => {{
+            let b: &[u8] = $bytes;
+            let mut k = 0;
+            while k < b.len() {
+                if at + k < N {
+                    out[at + k] = b[k];
+                }
+                k += 1;
+            }
+            at += b.len();
+        }};
+    }
+    put!(head.as_bytes());
+    let mut i = 0;
+    while i < lists.len() {
+        let list = lists[i];
+        let mut j = 0;
+        while j < list.len() {
+            if !(i == 0 && j == 0) {
+                put!(b" | ");
+            }
+                let code = list[j];
+            put!(b"\"");
+            put!(code.as_bytes());
+            put!(b"\"");
+            j += 1;
+        }
+        i += 1;
+    }
+    put!(b";");
+    (out, at)
+}
+
+const EVIDENCE_HEAD: &str = "/** The codes of every refusal other than a broken contract (see docs/errors.md). */\nexport type EvidenceCode = ";
+const ISSUE_HEAD: &str = "/** The code of one broken rule of a contract. */\nexport type IssueCode = ";
+const EVIDENCE_TS_BYTES: [u8; ts_union::<0>(EVIDENCE_HEAD, EVIDENCE_CODES).1] = ts_union(EVIDENCE_HEAD, EVIDENCE_CODES).0;
+const ISSUE_TS_BYTES: [u8; ts_union::<0>(ISSUE_HEAD, ISSUE_CODES).1] = ts_union(ISSUE_HEAD, ISSUE_CODES).0;
+
+/// `export type EvidenceCode = "catalogue_invalid" | …;`, made from the kinds' code lists.
+pub const EVIDENCE_CODE_TS: &str = match core::str::from_utf8(&EVIDENCE_TS_BYTES) {
+    Ok(s) => s,
+    Err(_) => "export type EvidenceCode = string;",
+};
+
+/// `export type IssueCode = "invalid_json" | …;`, made from [`ViolationCode::ALL`].
+pub const ISSUE_CODE_TS: &str = match core::str::from_utf8(&ISSUE_TS_BYTES) {
+    Ok(s) => s,
+    Err(_) => "export type IssueCode = string;",
+};

@@ -54,20 +54,14 @@ impl Document {
 
 /// Documents with unique ids, checked as one list.
 pub fn documents_from_value(v: &Value) -> Result<Vec<Document>, ContractError> {
-    let mut c = Checker::default();
-    let docs = c.list(v, "", 0, usize::MAX, Document::check);
-    if let Some(docs) = &docs {
+    crate::contract::list_from_value(v, "documents", Document::check, |c, docs| {
         let mut seen = HashSet::new();
         for (i, d) in docs.iter().enumerate() {
             if !seen.insert(d.id.as_str()) {
                 c.push(&join(&format!("/{i}"), "id"), ViolationCode::DuplicateDocumentId, format!("document id '{}' is used twice", d.id));
             }
         }
-    }
-    match docs {
-        Some(d) if c.violations.is_empty() => Ok(d),
-        _ => Err(ContractError { subject: "documents", violations: c.violations }),
-    }
+    })
 }
 
 /// A claim that quotes one line of one document version.
@@ -109,11 +103,7 @@ impl Contract for ExcerptClaim {
 
 /// Excerpt claims, checked as one list.
 pub fn claims_from_value(v: &Value) -> Result<Vec<ExcerptClaim>, ContractError> {
-    let mut c = Checker::default();
-    match c.list(v, "", 0, usize::MAX, ExcerptClaim::check) {
-        Some(claims) if c.violations.is_empty() => Ok(claims),
-        _ => Err(ContractError { subject: "claims", violations: c.violations }),
-    }
+    crate::contract::list_from_value(v, "claims", ExcerptClaim::check, |_, _| {})
 }
 
 /// Python's `str.splitlines()`: splits on `\n`, `\r`, `\r\n`, `\v`, `\f`, `\x1c`,

@@ -15,6 +15,7 @@ pub mod error;
 pub mod excerpt;
 pub mod import;
 pub mod locate;
+pub mod options;
 pub mod outcome;
 pub mod policy;
 pub mod render;

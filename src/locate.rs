@@ -324,3 +324,23 @@ pub fn locate(source_id: &str, index: &TextIndex, text: &str, selector: &Selecto
     let (start, end) = to_cp(chosen).ok_or_else(|| not_found(total, NotFoundReason::Absent))?;
     Ok(Located { start, end, text: text.get(b..e).unwrap_or("").to_owned(), whitespace })
 }
+
+impl crate::error::Coded for LocateError {
+    fn code(&self) -> &'static str {
+        LocateError::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.message_in(lang)
+    }
+    /// `sourceId`, `count` and `ranges` (code points), as the thrown error's properties.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let mut d = vec![("sourceId", serde_json::Value::from(self.source_id()))];
+        if let Some(n) = self.count() {
+            d.push(("count", n.into()));
+        }
+        if !self.ranges().is_empty() {
+            d.push(("ranges", self.ranges().iter().map(|(s, e)| serde_json::json!([s, e])).collect()));
+        }
+        d
+    }
+}

@@ -203,11 +203,7 @@ impl Contract for Finish {
 
 /// Observations, checked as one list.
 pub fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractError> {
-    let mut c = Checker::default();
-    match c.list(v, "", 0, usize::MAX, Observation::check) {
-        Some(o) if c.violations.is_empty() => Ok(o),
-        _ => Err(ContractError { subject: "observations", violations: c.violations }),
-    }
+    crate::contract::list_from_value(v, "observations", Observation::check, |_, _| {})
 }
 
 /// Why a finish was not delivered as asked.

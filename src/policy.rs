@@ -357,3 +357,16 @@ pub fn how_to_raise(field: &str, lang: crate::error::Lang) -> String {
         crate::error::Lang::Zh => format!("可通过策略字段 {field} 提高上限(CLI:--policy documents,或在策略文件中设置 \"{field}\")"),
     }
 }
+
+impl crate::error::Coded for PolicyError {
+    fn code(&self) -> &'static str {
+        PolicyError::code(self)
+    }
+    fn message(&self, _lang: crate::error::Lang) -> String {
+        PolicyError::message(self)
+    }
+    /// `field`: the policy field concerned.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        vec![("field", self.field().into())]
+    }
+}

@@ -417,3 +417,16 @@ pub fn render_checked_detailed(
         status: a.status,
     })
 }
+
+impl crate::error::Coded for RenderFailure {
+    fn code(&self) -> &'static str {
+        RenderFailure::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        self.message_in(lang)
+    }
+    /// An oversize artifact's size, limit and policy field as `detail`.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
+    }
+}

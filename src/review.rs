@@ -208,3 +208,59 @@ pub fn refusal_detail(kind: ReviewErrorKind, claim_id: &Value, note_chars: Optio
         _ => None,
     }
 }
+
+/// Review records as a host gives them (a JSON array, `null` for none), checked as one
+/// list with paths `/0`, `/1`, …
+pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::ContractError> {
+    if v.is_null() {
+        return Ok(Vec::new());
+    }
+    crate::contract::list_from_value(v, "reviews", <Review as crate::contract::Contract>::check, |_, _| {})
+}
+
+/// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over
+/// the review's canonical JSON, see [`sign_review`]). A refusal names the claim, or the
+/// note's length (`note_chars`: the host's count when the note was not copied) against
+/// the policy's limit.
+#[allow(clippy::too_many_arguments)] // the review's fields, its context and the key, as the JS call takes them
+pub fn record_review_signed(
+    scope: &Scope,
+    report: &Report,
+    claim_id: &Value,
+    verdict: &Value,
+    note: &Value,
+    clock: &Clock,
+    note_chars: Option<usize>,
+    policy: &crate::policy::Policy,
+    key: Option<&[u8]>,
+) -> Result<Review, ReviewRefusal> {
+    let review = record_review_value_with(scope, report, claim_id, verdict, note, clock, policy).map_err(|kind| ReviewRefusal {
+        kind,
+        detail: refusal_detail(kind, claim_id, note_chars, policy).filter(|_| !policy.reference_messages).map(Box::new),
+    })?;
+    Ok(match key {
+        Some(k) => sign_review(&review, k),
+        None => review,
+    })
+}
+
+/// A refused review: its kind, and its subject and numbers when known (see [`refusal_detail`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRefusal {
+    pub kind: ReviewErrorKind,
+    pub detail: Option<Box<crate::error::Detail>>,
+}
+
+impl crate::error::Coded for ReviewRefusal {
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        let base = self.kind.message_in(lang);
+        self.detail.as_ref().map_or_else(|| base.to_owned(), |d| d.message(base, lang))
+    }
+    /// The claim or the note's length and limit as `detail`.
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
+    }
+}

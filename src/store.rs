@@ -164,9 +164,10 @@ impl EvidenceStore {
     /// without copying it.
     pub fn admit(&self, source_id: &str, blank: impl FnOnce() -> bool, bytes: usize) -> Result<SourceSpec, StoreError> {
         self.ensure_open()?;
-        let spec = self.specs.get(source_id).ok_or(StoreErrorKind::UnknownSource)?;
+        let named = || Detail { source_id: Some(source_id.to_owned()), ..Detail::default() };
+        let spec = self.specs.get(source_id).ok_or_else(|| self.fail(StoreErrorKind::UnknownSource, named()))?;
         if blank() {
-            return Err(StoreErrorKind::EmptyContent.into());
+            return Err(self.fail(StoreErrorKind::EmptyContent, named()));
         }
         if bytes > self.policy.max_source_bytes {
             let detail = Detail::limit(bytes, self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
@@ -205,8 +206,10 @@ impl EvidenceStore {
     ) -> Result<SourceRef, StoreError> {
         let spec = self.accept(source_id, content)?;
         let key = (scope.clone(), source_id.to_owned());
-        if revision == 0 || revision <= self.revisions.get(&key).copied().unwrap_or(0) {
-            return Err(StoreErrorKind::RevisionNotNewer.into());
+        let known = self.revisions.get(&key).copied().unwrap_or(0);
+        if revision == 0 || revision <= known {
+            let detail = Detail { source_id: Some(source_id.to_owned()), cited_revision: Some(revision), current_revision: Some(known), ..Detail::default() };
+            return Err(self.fail(StoreErrorKind::RevisionNotNewer, detail));
         }
         let content = normalize_newlines(content).into_owned();
         let digest = sha256_hex(&content);
@@ -232,7 +235,7 @@ impl EvidenceStore {
         let parsed = ReadResult::from_value_with(result, &self.policy)?;
         match self.specs.get(source_id) {
             Some(spec) if spec.filename == parsed.data.filename => {}
-            _ => return Err(StoreErrorKind::ReadMismatch.into()),
+            _ => return Err(self.fail(StoreErrorKind::ReadMismatch, Detail { source_id: Some(source_id.to_owned()), ..Detail::default() })),
         }
         self.ingest(scope, source_id, &parsed.data.content)
     }
@@ -393,5 +396,32 @@ pub enum QuoteRangeError {
 impl From<StoreError> for QuoteRangeError {
     fn from(e: StoreError) -> Self {
         QuoteRangeError::Store(e)
+    }
+}
+
+impl crate::error::Coded for QuoteRangeError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Store(e) => e.code(),
+            Self::Offset(k) => k.code(),
+        }
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        match self {
+            Self::Store(e) => crate::error::Coded::message(e, lang),
+            Self::Offset(k) => k.message_in(lang).to_owned(),
+        }
+    }
+    fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
+        match self {
+            Self::Store(e) => e.issues(lang),
+            Self::Offset(_) => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            Self::Store(e) => e.details(),
+            Self::Offset(_) => Vec::new(),
+        }
     }
 }

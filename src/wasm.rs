@@ -5,22 +5,23 @@
 //! `name` is `ContractError` (with `.issues`) or `EvidenceError`, with a stable `.code`.
 
 use js_sys::{JsString, Reflect, JSON};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::bundle::{check_bundle as core_check_bundle, Bundle, BundleError, BundleOptions};
+use crate::bundle::{check_bundle as core_check_bundle, Bundle, BundleOptions};
 use crate::clock::Clock;
 use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use crate::contract::Limits;
 use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
-use crate::error::{BindingErrorKind, ContractError, Lang, RenderError, StoreError};
+use crate::error::{BindingError, BindingErrorKind, Coded, InLang, Lang, WithLang};
+use crate::options::CallOptions;
 use crate::citation::Unit;
 use crate::render::Escaping;
 use crate::schema::Dialect;
-use crate::store::QuoteRangeError;
-use crate::catalog::{CatalogError, DocumentCatalog as CoreCatalog};
+use crate::catalog::DocumentCatalog as CoreCatalog;
 use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
 use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
 use crate::review::Review;
@@ -61,7 +62,7 @@ export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidat
 export interface RepairHint { ref: SourceRef; occurrences: number; start?: number; end?: number; }
 /** A citation that failed its check. */
 /** A failed citation (`citation_id` set), or a review refused for its signature (`citation_id: null`). */
-export interface Issue { claim_id: string; citation_id: string | null; code: string; message: string; hint?: RepairHint; }
+export interface Issue { claim_id: string; citation_id: string | null; code: EvidenceCode; message: string; hint?: RepairHint; }
 export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
 /** The rendered Markdown artifact. */
 export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }
@@ -81,6 +82,8 @@ export type Lang = "zh" | "en";
 /** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
 export type OffsetUnit = "code_point" | "utf16" | "utf8";
 export interface RangeOptions { unit?: OffsetUnit; }
+/** The language of messages (`convertOffset`, `toWebAnnotations`, `DocumentCatalog.fromJSON`). */
+export interface LangOptions { lang?: Lang; }
 /** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
 export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
 /** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
@@ -188,23 +191,44 @@ export interface WebAnnotation {
   };
 }
 /** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
-export interface ContractIssue { path: string; code: string; message: string; }
-/** What every function throws: an `Error` subclass with a stable `code`. */
-export interface EvidenceCheckError extends Error {
-  name: "ContractError" | "EvidenceError";
+export interface ContractIssue { path: string; code: IssueCode; message: string; }
+/** Every stable code of a thrown error or an assessment issue. */
+export type ErrorCode = ContractCode | EvidenceCode;
+/** The code of every broken contract. */
+export type ContractCode = "contract";
+/** What every function throws: an `Error` subclass with a stable `code`. Exported by
+ * name from every entry (`import { ContractError } from "evidence-check"`). The
+ * library's own errors are `ContractError` or `EvidenceError` (their codes are
+ * `ErrorCode`); the JS side's (`McpReadError`, the CLI's) subclass it with codes of their own. */
+export declare class EvidenceCheckError extends Error {
+  constructor(message: string, code?: string, options?: { cause?: unknown });
   code: string;
 }
 /** A broken contract: `code` is "contract", `issues` lists every violation. */
-export interface ContractError extends EvidenceCheckError { name: "ContractError"; code: "contract"; issues: ContractIssue[]; subject: string; }
+export declare class ContractError extends EvidenceCheckError {
+  name: "ContractError";
+  code: ContractCode;
+  issues: ContractIssue[];
+  subject: string;
+}
 /** Any other refusal, with its own `code`. */
-export interface EvidenceError extends EvidenceCheckError { name: "EvidenceError"; }
+export declare class EvidenceError extends EvidenceCheckError {
+  name: "EvidenceError";
+  code: EvidenceCode;
+}
 /** The classes behind the thrown errors, for `instanceof` checks. */
 export interface ErrorClasses {
-  EvidenceCheckError: Function & { prototype: EvidenceCheckError };
-  ContractError: Function & { prototype: ContractError };
-  EvidenceError: Function & { prototype: EvidenceError };
+  EvidenceCheckError: typeof EvidenceCheckError;
+  ContractError: typeof ContractError;
+  EvidenceError: typeof EvidenceError;
 }
 "#;
+
+/// The code unions, made from the error kinds' code lists.
+#[wasm_bindgen(typescript_custom_section)]
+const EVIDENCE_CODE_TS: &str = crate::error::EVIDENCE_CODE_TS;
+#[wasm_bindgen(typescript_custom_section)]
+const ISSUE_CODE_TS: &str = crate::error::ISSUE_CODE_TS;
 
 #[wasm_bindgen]
 extern "C" {
@@ -244,6 +268,8 @@ extern "C" {
     pub type JsRenderOptions;
     #[wasm_bindgen(typescript_type = "RangeOptions")]
     pub type JsRangeOptions;
+    #[wasm_bindgen(typescript_type = "LangOptions")]
+    pub type JsLangOptions;
     #[wasm_bindgen(typescript_type = "ReviewOptions")]
     pub type JsReviewOptions;
     #[wasm_bindgen(typescript_type = "JsonSchema")]
@@ -315,43 +341,26 @@ extern "C" {
 }
 
 #[cfg(feature = "console_error_panic_hook")]
-#[wasm_bindgen(start, skip_typescript)]
-fn start() {
+/// Installs the panic hook (wasm-bindgen runs it when the module is initialised; calling
+/// it again does nothing).
+#[wasm_bindgen(start)]
+pub fn start() {
     console_error_panic_hook::set_once();
 }
 
 // ---- errors -------------------------------------------------------------------------
+//
+// One path: every error of the core implements `Coded`; a call attaches its language with
+// `.in_lang(lang)` and `?` converts it into the one JS error class that fits. The language
+// is the call's `lang` option, else the language of the store or catalogue it was given,
+// else the library's default (zh).
 
-thread_local! {
-    /// The language of the call in progress (calls are synchronous and never re-enter).
-    static LANG: std::cell::Cell<Lang> = const { std::cell::Cell::new(Lang::Zh) };
-}
-
-/// Sets the language for one call and restores the previous one when dropped.
-struct LangGuard(Lang);
-
-impl LangGuard {
-    fn set(lang: Lang) -> LangGuard {
-        LangGuard(LANG.with(|l| l.replace(lang)))
-    }
-}
-
-impl Drop for LangGuard {
-    fn drop(&mut self) {
-        LANG.with(|l| l.set(self.0));
-    }
-}
-
-fn lang() -> Lang {
-    LANG.with(|l| l.get())
-}
-
-/// The error classes, made once without `eval` (the page's Content-Security-Policy
-/// forbids it) and without a JS snippet (Node 20 cannot `require` an ES module): each is a
-/// function whose `prototype` chains to `Error.prototype`; thrown errors get that prototype,
-/// so `instanceof` and `name` work.
+/// The error classes. The package's entries define them as JS classes and register their
+/// prototypes once (`__registerErrorClasses`); without that (the raw wasm-bindgen module,
+/// as the wasm tests load it) they are made here, without `eval` (the page's
+/// Content-Security-Policy forbids it) and without a JS snippet (Node 20 cannot `require`
+/// an ES module): each is a function whose `prototype` chains to `Error.prototype`.
 struct ErrorClasses {
-    base: js_sys::Object,
     contract: js_sys::Object,
     evidence: js_sys::Object,
     object: js_sys::Object,
@@ -375,104 +384,78 @@ fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) 
     (ctor, proto)
 }
 
+fn classes_object(base: &JsValue, contract: &JsValue, evidence: &JsValue) -> js_sys::Object {
+    let object = js_sys::Object::new();
+    let _ = Reflect::set(&object, &JsValue::from_str("EvidenceCheckError"), base);
+    let _ = Reflect::set(&object, &JsValue::from_str("ContractError"), contract);
+    let _ = Reflect::set(&object, &JsValue::from_str("EvidenceError"), evidence);
+    object
+}
+
 thread_local! {
-    static CLASSES: ErrorClasses = {
+    static CLASSES: std::cell::RefCell<ErrorClasses> = std::cell::RefCell::new({
         let error_proto: js_sys::Object = js_sys::Error::new("").into();
         let error_proto = js_sys::Object::get_prototype_of(&error_proto);
         let (base_ctor, base) = make_class("EvidenceCheckError", &error_proto);
         let (contract_ctor, contract) = make_class("ContractError", &base);
         let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
-        let object = js_sys::Object::new();
-        let _ = Reflect::set(&object, &JsValue::from_str("EvidenceCheckError"), &base_ctor);
-        let _ = Reflect::set(&object, &JsValue::from_str("ContractError"), &contract_ctor);
-        let _ = Reflect::set(&object, &JsValue::from_str("EvidenceError"), &evidence_ctor);
-        ErrorClasses { base, contract, evidence, object }
-    };
+        let object = classes_object(&base_ctor, &contract_ctor, &evidence_ctor);
+        ErrorClasses { contract, evidence, object }
+    });
 }
 
-/// The error classes every function throws, for `instanceof`:
-/// `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
+/// Registers the package's own error classes (internal: the entries call it once).
+#[wasm_bindgen(js_name = __registerErrorClasses, skip_typescript)]
+pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function) -> Result<(), JsValue> {
+    let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
+        Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
+    };
+    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence) };
+    CLASSES.with(|c| *c.borrow_mut() = classes);
+    Ok(())
+}
+
+/// The error classes every function throws, for `instanceof` (the same classes the
+/// package exports by name): `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
 #[wasm_bindgen(js_name = errorClasses)]
 pub fn error_classes() -> JsErrorClasses {
-    CLASSES.with(|c| JsValue::from(c.object.clone())).unchecked_into()
+    CLASSES.with(|c| JsValue::from(c.borrow().object.clone())).unchecked_into()
 }
 
-fn js_error(name: &str, code: &str, message: &str) -> js_sys::Error {
-    let e = js_sys::Error::new(message);
+/// The thrown value of any coded error, in a language: a `ContractError` (with `issues`
+/// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
+/// the error's own details as properties.
+fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
+    let issues = e.issues(lang);
+    let err = js_sys::Error::new(&e.message(lang));
     CLASSES.with(|c| {
-        let proto = if name == "ContractError" { &c.contract } else if name == "EvidenceError" { &c.evidence } else { &c.base };
-        js_sys::Object::set_prototype_of(&e, proto);
+        let c = c.borrow();
+        js_sys::Object::set_prototype_of(&err, if issues.is_some() { &c.contract } else { &c.evidence });
     });
-    let _ = Reflect::set(&e, &JsValue::from_str("code"), &JsValue::from_str(code));
-    e
-}
-
-fn evidence_error(code: &str, message: &str) -> JsValue {
-    let message = crate::error::message_for_code(code, lang()).unwrap_or(message);
-    js_error("EvidenceError", code, message).into()
-}
-
-fn contract_error(e: &ContractError) -> JsValue {
-    let mut e = e.clone();
-    for v in &mut e.violations {
-        if let Some(m) = v.code.reference_message_in(lang()) {
-            // The reference's text, in the call's language; a subject after it stays.
-            let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
-            v.message = format!("{m}{rest}");
-        }
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(&err, &JsValue::from_str(k), v);
+    };
+    set("code", &JsValue::from_str(e.code()));
+    if let Some((subject, violations)) = issues {
+        set("issues", &to_js(&violations).unwrap_or(JsValue::NULL));
+        set("subject", &JsValue::from_str(subject));
     }
-    let e = &e;
-    let err = js_error("ContractError", e.code(), &e.message());
-    let issues = to_js(&e.violations).unwrap_or(JsValue::NULL);
-    let _ = Reflect::set(&err, &JsValue::from_str("issues"), &issues);
-    let _ = Reflect::set(&err, &JsValue::from_str("subject"), &JsValue::from_str(e.subject));
+    for (k, v) in e.details() {
+        set(k, &to_js(&v).unwrap_or(JsValue::NULL));
+    }
     err.into()
 }
 
-/// `invalid_argument`, with a message that names the argument (kept as given: it says
-/// more than the code's generic text).
-fn argument_error(message: String) -> JsValue {
-    js_error("EvidenceError", BindingErrorKind::InvalidArgument.code(), &message).into()
-}
-
-/// `store_freed`: the store was freed with `free()`.
-fn freed_error() -> JsValue {
-    let k = BindingErrorKind::StoreFreed;
-    evidence_error(k.code(), k.message())
-}
-
-fn store_error(e: StoreError) -> JsValue {
-    match e {
-        StoreError::Contract(c) => contract_error(&c),
-        StoreError::Store(k) => evidence_error(k.code(), k.message()),
-        StoreError::Locate(l) => locate_error(&l),
-        StoreError::Detailed(k, d) => {
-            // The subject and numbers, as the message says and as properties.
-            let err = js_error("EvidenceError", k.code(), &d.message(k.message_in(lang()), lang()));
-            if let Ok(v) = to_js(&*d) {
-                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
-            }
-            err.into()
-        }
+/// The one conversion: `result.in_lang(lang)?` in every export.
+impl<E: Coded> From<InLang<E>> for JsValue {
+    fn from(InLang(e, lang): InLang<E>) -> JsValue {
+        js_error(&e, lang)
     }
 }
 
-fn render_error(e: RenderError) -> JsValue {
-    evidence_error(e.code(), e.message())
-}
-
-fn bundle_error(e: BundleError) -> JsValue {
-    match e {
-        BundleError::Contract(c) => contract_error(&c),
-        BundleError::Store { path, error: StoreError::Detailed(k, d) } => {
-            let err = js_error("EvidenceError", k.code(), &format!("{} ({path})", d.message(k.message_in(lang()), lang())));
-            if let Ok(v) = to_js(&*d) {
-                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
-            }
-            err.into()
-        }
-        other => evidence_error(other.code(), &other.message()),
-    }
+/// `invalid_argument` naming the argument (its message is the one given, in any language).
+fn argument_error(message: impl Into<String>) -> JsValue {
+    js_error(&BindingError::argument(message), Lang::Zh)
 }
 
 // ---- crossing the boundary ----------------------------------------------------------
@@ -482,7 +465,9 @@ fn bundle_error(e: BundleError) -> JsValue {
 // frames without running their destructors (a borrow flag stays set, the shadow stack
 // pointer is not restored), which poisons the store and, after a few thousand calls,
 // the whole instance. So every JS call that can run the caller's code goes through a
-// catching import below, and its exception becomes a coded `invalid_argument`.
+// catching import below, and its exception becomes a coded `invalid_argument`. (That is
+// why options are not read with serde-wasm-bindgen: its object reads are plain property
+// accesses, not catching imports, and it never sees an unknown key.)
 
 #[wasm_bindgen]
 extern "C" {
@@ -498,7 +483,7 @@ extern "C" {
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| evidence_error("internal", &e.to_string()))?;
+    let text = serde_json::to_string(value).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
     JSON::parse(&text)
 }
 
@@ -515,7 +500,7 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
     let text = String::from(s);
     if text.contains('\u{FFFD}') && !s.is_valid_utf16() {
-        return Err(evidence_error("invalid_unicode", &format!("{name} contains an unpaired surrogate; it is not valid Unicode")));
+        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }
     Ok(text)
 }
@@ -541,29 +526,18 @@ fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
 
 /// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
 /// limit (a UTF-8 encoding has at least as many bytes as UTF-16 units).
-fn check_size(s: &JsString, name: &str, max_bytes: usize) -> Result<(), JsValue> {
-    let units = s.length() as usize;
-    if units > max_bytes {
-        let e = ContractError {
-            subject: "input",
-            violations: vec![crate::error::Violation {
-                path: String::new(),
-                code: crate::error::ViolationCode::InputTooLarge,
-                message: format!("{name} is at least {units} bytes of JSON, over the limit of {max_bytes} bytes; it was not read"),
-            }],
-        };
-        return Err(contract_error(&e));
-    }
+fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<(), JsValue> {
+    crate::options::check_input_size(name, s.length() as usize, max_bytes).in_lang(lang)?;
     Ok(())
 }
 
 /// The JSON text of an argument: a string is taken as JSON text when `text_ok`,
 /// anything else is serialised once with `JSON.stringify`. Text over `max_bytes` is
 /// refused before it is copied.
-fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize) -> Result<String, JsValue> {
+fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
     if text_ok && value.is_string() {
         if let Some(s) = value.dyn_ref::<JsString>() {
-            check_size(s, name, max_bytes)?;
+            check_size(s, name, max_bytes, lang)?;
         }
         return text_arg(value, name);
     }
@@ -574,174 +548,80 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize) -> Re
     let Some(s) = s.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
-    check_size(s, name, max_bytes)?;
+    check_size(s, name, max_bytes, lang)?;
     let text = String::from(s);
-    // JSON.stringify writes a lone surrogate as an escape; refuse it here with its own code.
-    if let Some(at) = lone_surrogate_escape(&text) {
-        return Err(evidence_error(
-            "invalid_unicode",
-            &format!("{name} contains a string with an unpaired surrogate (at character {at} of its JSON); it is not valid Unicode"),
-        ));
-    }
+    crate::options::check_stringified(&text, name).in_lang(lang)?;
     Ok(text)
 }
 
-/// The byte position of a `\uD800`–`\uDFFF` escape (not itself escaped) in JSON text
-/// written by `JSON.stringify`, which escapes exactly the lone surrogates.
-fn lone_surrogate_escape(json: &str) -> Option<usize> {
-    let b = json.as_bytes();
-    let mut i = 0;
-    while let Some(off) = json.get(i..).and_then(|r| r.find("\\u")) {
-        let at = i + off;
-        let backslashes = b.get(..at).map_or(0, |p| p.iter().rev().take_while(|c| **c == b'\\').count());
-        let surrogate = matches!(b.get(at + 2..at + 4), Some([d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));
-        if backslashes % 2 == 0 && surrogate {
-            return Some(at);
-        }
-        i = at + 2;
-    }
-    None
+fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str, lang: Lang) -> Result<T, JsValue> {
+    parse_arg_with(value, text_ok, name, &Limits::default(), lang)
 }
 
-fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
-    parse_arg_with(value, text_ok, name, &Limits::default())
+fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits, lang: Lang) -> Result<T, JsValue> {
+    let text = json_text(value, text_ok, name, limits.max_input_bytes, lang)?;
+    Ok(T::from_json_with(&text, limits).in_lang(lang)?)
 }
 
-fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits) -> Result<T, JsValue> {
-    let text = json_text(value, text_ok, name, limits.max_input_bytes)?;
-    T::from_json_with(&text, limits).map_err(|e| contract_error(&e))
-}
-
-fn value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
+/// A JSON argument given as an object (`undefined` reads as `null`).
+fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES)?;
-    parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
+    let text = json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?)
 }
 
-fn reviews_arg(value: Option<JsReviews>) -> Result<Vec<Review>, JsValue> {
-    let Some(value) = value else { return Ok(Vec::new()) };
-    let value: JsValue = value.into();
-    if value.is_undefined() || value.is_null() {
-        return Ok(Vec::new());
+/// A JSON argument given as an object or as JSON text.
+fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
+    let text = json_text(value, true, name, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?)
+}
+
+fn reviews_arg(value: Option<JsReviews>, lang: Lang) -> Result<Vec<Review>, JsValue> {
+    let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
+    Ok(crate::review::reviews_from_value(&value_arg(&value, "reviews", lang)?).in_lang(lang)?)
+}
+
+/// The options of one call, as the core's struct `T` reads them (one step, see
+/// [`crate::options::read`]). The object is read once through catching calls, key by
+/// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
+/// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
+/// the language of errors while reading.
+fn options_arg<T: DeserializeOwned + Default + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
+    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(CallOptions::default());
+    };
+    if !value.is_object() || is_array_caught(&value).unwrap_or(true) {
+        return Err(argument_error("options must be an object"));
     }
-    let v = value_arg(&value, "reviews")?;
-    let mut c = crate::contract::validate::Checker::default();
-    match c.list(&v, "", 0, usize::MAX, Review::check) {
-        Some(r) if c.violations.is_empty() => Ok(r),
-        _ => Err(contract_error(&ContractError { subject: "reviews", violations: c.violations })),
-    }
-}
-
-/// Reads an options object: only the listed keys are allowed. Every allowed option is
-/// read once, up front, through catching calls (a getter or a Proxy trap that throws is
-/// an `invalid_argument`); later reads see that snapshot.
-struct Options {
-    values: Vec<(&'static str, JsValue)>,
-}
-
-impl Options {
-    fn new(value: Option<JsValue>, allowed: &[&'static str], name: &str) -> Result<Options, JsValue> {
-        let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
-            return Ok(Options { values: Vec::new() });
+    let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
+    let mut map = serde_json::Map::new();
+    for key in keys.iter().filter_map(|k| k.as_string()) {
+        let name = format!("options.{key}");
+        let v = Reflect::get(&value, &JsValue::from_str(&key)).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
+        let json = if v.is_undefined() {
+            continue;
+        } else if v.is_string() {
+            // No valid date-time is near 256 units long; the stand-in is refused alike.
+            let max = if key == "now" { 256 } else { usize::MAX };
+            Value::String(bounded_text_arg(&v, &name, max, "")?)
+        } else if let Some(n) = v.as_f64() {
+            if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
+                Value::from(n as i64)
+            } else {
+                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }
+        } else if let Some(b) = v.as_bool() {
+            Value::Bool(b)
+        } else if v.is_null() {
+            Value::Null
+        } else {
+            value_arg(&v, &name, lang)?
         };
-        if !value.is_object() {
-            return Err(argument_error(format!("{name} must be an object")));
-        }
-        let keys = keys_caught(&value).map_err(|_| argument_error(format!("{name} cannot be read: listing its keys threw an exception")))?;
-        for key in keys.iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !allowed.contains(&key.as_str()) {
-                return Err(argument_error(format!("{name} has an unknown option '{key}' (allowed: {})", allowed.join(", "))));
-            }
-        }
-        let mut values = Vec::new();
-        for key in allowed {
-            let v = Reflect::get(&value, &JsValue::from_str(key))
-                .map_err(|_| argument_error(format!("{name}.{key} cannot be read: reading it threw an exception")))?;
-            if !v.is_undefined() {
-                values.push((*key, v));
-            }
-        }
-        Ok(Options { values })
+        map.insert(key, json);
     }
-
-    fn get(&self, key: &str) -> Option<JsValue> {
-        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
-    }
-
-    fn clock(&self) -> Result<Clock, JsValue> {
-        match self.get("now") {
-            Some(v) => {
-                // No valid date-time is near 256 units long; the stand-in is refused alike.
-                let now = bounded_text_arg(&v, "options.now", 256, "")?;
-                Clock::fixed(&now).map_err(|k| evidence_error(k.code(), k.message()))
-            }
-            None => Ok(host_clock()),
-        }
-    }
-
-    fn count(&self, key: &str, default: usize) -> Result<usize, JsValue> {
-        match self.get(key) {
-            Some(v) => index_arg(&v, &format!("options.{key}")),
-            None => Ok(default),
-        }
-    }
-
-    fn flag(&self, key: &str, default: bool) -> Result<bool, JsValue> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => v.as_bool().ok_or_else(|| argument_error(format!("options.{key} must be a boolean"))),
-        }
-    }
-
-    /// The policy: `policy` ("reference", "documents" or a policy object; default
-    /// reference), then the old `max*` options as overrides, then `compat`.
-    fn limits(&self) -> Result<Limits, JsValue> {
-        let mut p = match self.get("policy") {
-            None => Limits::default(),
-            Some(v) => {
-                let v = if v.is_string() { Value::String(text_arg(&v, "options.policy")?) } else { value_arg(&v, "options.policy")? };
-                crate::policy::Policy::from_value(&v).map_err(|e| {
-                    let err = js_error("EvidenceError", e.code(), &e.message());
-                    let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(e.field()));
-                    JsValue::from(err)
-                })?
-            }
-        };
-        p.max_claims = self.count("maxClaims", p.max_claims)?;
-        p.max_citations = self.count("maxCitations", p.max_citations)?;
-        p.max_input_bytes = self.count("maxInputBytes", p.max_input_bytes)?;
-        p.max_sources = self.count("maxSources", p.max_sources)?;
-        p.max_source_bytes = self.count("maxSourceBytes", p.max_source_bytes)?;
-        p.reference_messages = self.get("compat").is_some_and(|v| v.as_string().as_deref() == Some("reference"));
-        Ok(p)
-    }
-
-    /// `reviewKey`: the host's secret for review signatures (a string, its UTF-8 bytes).
-    fn review_key(&self) -> Result<Option<Vec<u8>>, JsValue> {
-        match self.get("reviewKey") {
-            None => Ok(None),
-            Some(v) => {
-                let key = text_arg(&v, "options.reviewKey")?;
-                if key.is_empty() {
-                    return Err(argument_error("options.reviewKey must not be empty".to_owned()));
-                }
-                Ok(Some(key.into_bytes()))
-            }
-        }
-    }
-
-    /// `reviews: "throw" | "report"` (default `default`).
-    fn reviews(&self, default: crate::assess::ReviewMode) -> Result<crate::assess::ReviewMode, JsValue> {
-        match self.get("reviews").and_then(|v| v.as_string()).as_deref() {
-            None if self.get("reviews").is_none() => Ok(default),
-            Some("throw") => Ok(crate::assess::ReviewMode::Throw),
-            Some("report") => Ok(crate::assess::ReviewMode::Report),
-            _ => Err(argument_error("options.reviews must be \"throw\" or \"report\"".to_owned())),
-        }
-    }
+    Ok(crate::options::from_value::<T>(Value::Object(map), "options").in_lang(lang)?.into())
 }
 
 /// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a
@@ -759,40 +639,12 @@ fn unit_value(v: &JsValue, name: &str) -> Result<Unit, JsValue> {
         .ok_or_else(|| argument_error(format!("{name} must be \"code_point\", \"utf16\" or \"utf8\"")))
 }
 
-impl Options {
-    fn unit(&self, key: &str, default: Unit) -> Result<Unit, JsValue> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => unit_value(&v, &format!("options.{key}")),
-        }
-    }
-}
-
 fn host_micros() -> i64 {
     (js_sys::Date::now() * 1000.0) as i64
 }
 
 fn host_clock() -> Clock {
     Clock::Source(host_micros)
-}
-
-impl Options {
-    /// `lang: "zh" | "en"`: messages and artifact labels (default zh, the reference's).
-    fn lang(&self) -> Result<Lang, JsValue> {
-        match self.get("lang") {
-            None => Ok(Lang::Zh),
-            Some(v) => v.as_string().and_then(|s| Lang::parse(&s)).ok_or_else(|| argument_error("options.lang must be \"zh\" or \"en\"".to_owned())),
-        }
-    }
-
-    /// `compat: "reference"` selects the reference's (weaker) escaping.
-    fn escaping(&self) -> Result<Escaping, JsValue> {
-        match self.get("compat") {
-            None => Ok(Escaping::Hardened),
-            Some(v) if v.as_string().as_deref() == Some("reference") => Ok(Escaping::Reference),
-            Some(_) => Err(argument_error("options.compat must be \"reference\" (or absent for the hardened default)".to_owned())),
-        }
-    }
 }
 
 // ---- the store ----------------------------------------------------------------------
@@ -816,20 +668,22 @@ impl EvidenceStore {
     /// The core store, or `store_freed`.
     fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
         let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
-        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed_error())
+        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
     }
+}
 
-    /// An argument read under the store's policy (issue 14: the store carries it).
+impl EvidenceStore {
+    /// An argument read under the store's policy (the store carries it) and in its language.
     fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
         let policy = self.core()?.policy().clone();
-        parse_arg_with(&value, text_ok, name, &policy)
+        parse_arg_with(&value, text_ok, name, &policy, self.lang)
     }
 }
 
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
 /// the core store is borrowed).
 fn busy_error() -> JsValue {
-    argument_error("the store is in use by a call in progress".to_owned())
+    argument_error("the store is in use by a call in progress")
 }
 
 /// Whether a JS string is blank in the core's sense, read in bounded pieces (never
@@ -843,16 +697,17 @@ fn js_blank(s: &JsString) -> bool {
 #[wasm_bindgen]
 impl EvidenceStore {
     /// A store over a trusted catalogue. Throws when there are more than `maxSources`
-    /// specs (default 16) or two share a `source_id`.
+    /// specs (default 16) or two share a `source_id`. `lang` is the language of
+    /// everything derived from the store (its errors, and calls given it without a `lang`).
     #[wasm_bindgen(constructor)]
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
-        let options = Options::new(options.map(Into::into), &["now", "maxSources", "maxSourceBytes", "lang", "policy", "compat"], "options")?;
-        let lang = options.lang()?;
-        let _lang = LangGuard::set(lang);
-        let v = value_arg(&specs.into(), "specs")?;
-        let policy = options.limits()?;
-        let specs = crate::contract::specs_from_value_with(&v, &policy).map_err(|e| contract_error(&e))?;
-        let inner = CoreStore::with_policy(specs, policy, options.clock()?).map_err(store_error)?;
+        let options = options_arg::<crate::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
+        let lang = options.lang_or(Lang::Zh);
+        let v = value_arg(&specs.into(), "specs", lang)?;
+        let policy = options.limits().in_lang(lang)?;
+        let specs = crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
+        let clock = options.clock(host_clock()).in_lang(lang)?;
+        let inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 
@@ -860,50 +715,50 @@ impl EvidenceStore {
     /// in UTF-16 units than `maxSourceBytes` is refused before it is copied into wasm
     /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
     pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         if let Some(s) = content.dyn_ref::<JsString>() {
             let core = self.core()?;
             let units = s.length() as usize;
             if units > core.options().max_source_bytes {
-                core.admit(&source_id, || js_blank(s), units).map_err(store_error)?;
+                core.admit(&source_id, || js_blank(s), units).in_lang(lang)?;
             }
         }
         let content = text_arg(&content, "content")?;
-        let r = self.core()?.ingest(&scope, &source_id, &content).map_err(store_error)?;
+        let r = self.core()?.ingest(&scope, &source_id, &content).in_lang(lang)?;
         typed(&r)
     }
 
     /// Checks a read tool's result against the spec, then stores its text.
     #[wasm_bindgen(js_name = ingestReadResult)]
     pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
-        let result = value_arg(&result.into(), "result")?;
-        let r = self.core()?.ingest_read_result(&scope, &source_id, &result).map_err(store_error)?;
+        let result = value_arg(&result.into(), "result", lang)?;
+        let r = self.core()?.ingest_read_result(&scope, &source_id, &result).in_lang(lang)?;
         typed(&r)
     }
 
     /// The snapshot a ref names, if it is still current in this scope.
     pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let core = self.core()?;
-        let s = core.get(&scope, &source_ref).map_err(store_error)?;
+        let s = core.get(&scope, &source_ref).in_lang(lang)?;
         typed(&**s)
     }
 
     /// Checks that a citation's range of its current snapshot holds exactly its quote.
     #[wasm_bindgen(js_name = checkCitation)]
     pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let citation: Citation = self.arg(citation.into(), false, "citation")?;
         let core = self.core()?;
-        let s = core.check_citation(&scope, &citation).map_err(store_error)?;
+        let s = core.check_citation(&scope, &citation).in_lang(lang)?;
         typed(&**s)
     }
 
@@ -916,13 +771,14 @@ impl EvidenceStore {
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
         options: Option<JsQuoteOptions>,
     ) -> Result<JsCitation, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let (selector, locate_options) = quote_options(text, options)?;
-        let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).map_err(store_error)?;
+        let options = options_arg::<crate::options::QuoteOptions>(options.map(Into::into), lang)?;
+        let (selector, locate_options) = options.selector(text).in_lang(lang)?;
+        let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).in_lang(lang)?;
         typed(&c)
     }
 
@@ -939,31 +795,26 @@ impl EvidenceStore {
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
         options: Option<JsRangeOptions>,
     ) -> Result<JsCitation, JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let options = Options::new(options.map(Into::into), &["unit"], "options")?;
-        let unit = options.unit("unit", Unit::Utf16)?;
+        let options = options_arg::<crate::options::RangeOptions>(options.map(Into::into), lang)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
-        match self.core()?.quote_range(&scope, &source_ref, start, end, unit, &citation_id) {
-            Ok(c) => typed(&c),
-            Err(QuoteRangeError::Store(e)) => Err(store_error(e)),
-            Err(QuoteRangeError::Offset(k)) => Err(evidence_error(k.code(), k.message())),
-        }
+        let c = self.core()?.quote_range(&scope, &source_ref, start, end, options.unit(Unit::Utf16), &citation_id).in_lang(lang)?;
+        typed(&c)
     }
 
     /// Drops the current snapshot; the revision counter stays.
     pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
-        let _lang = LangGuard::set(self.lang);
+        let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
-        self.core()?.remove(&scope, &source_id).map_err(store_error)
+        Ok(self.core()?.remove(&scope, &source_id).in_lang(lang)?)
     }
 
     /// Drops every snapshot; the store accepts nothing more.
     pub fn close(&self) -> Result<(), JsValue> {
-        let _lang = LangGuard::set(self.lang);
         self.core()?.close();
         Ok(())
     }
@@ -971,10 +822,23 @@ impl EvidenceStore {
     /// Releases the store's snapshots now; every later call throws `store_freed`.
     /// Freeing twice does nothing.
     pub fn free(&self) -> Result<(), JsValue> {
-        let _lang = LangGuard::set(self.lang);
         let mut inner = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
         *inner = None;
         Ok(())
+    }
+
+    /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
+    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
+    /// current revision of its source (`state.source_id`, or the catalogue locator equal
+    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
+    #[wasm_bindgen(js_name = fromWebAnnotation)]
+    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
+        let lang = self.lang;
+        let options = options_arg::<crate::options::WhitespaceOptions>(options.map(Into::into), lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let v = value_arg(&annotation.into(), "annotation", lang)?;
+        let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
+        typed(&c)
     }
 }
 
@@ -984,35 +848,16 @@ impl EvidenceStore {
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
-    let options = Options::new(options.map(Into::into), &["dialect", "lang", "policy", "compat"], "options")?;
-    let _lang = LangGuard::set(options.lang()?);
-    let policy = options.limits()?;
-    let report: Report = match options.dialect()? {
-        Dialect::Standard => parse_arg_with(&input.into(), true, "report", &policy)?,
-        Dialect::OpenAiStrict => {
-            let text = json_text(&input.into(), true, "report", DEFAULT_MAX_INPUT_BYTES)?;
-            let mut v = parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "report").map_err(|e| contract_error(&e))?;
-            crate::schema::strip_nulls(&mut v);
-            Report::from_value_with(&v, &policy).map_err(|e| contract_error(&e))?
-        }
-    };
-    typed(&report)
-}
-
-impl Options {
-    fn dialect(&self) -> Result<Dialect, JsValue> {
-        match self.get("dialect").map(|v| v.as_string()) {
-            None => Ok(Dialect::Standard),
-            Some(Some(d)) if d == "standard" => Ok(Dialect::Standard),
-            Some(Some(d)) if d == "openai-strict" => Ok(Dialect::OpenAiStrict),
-            Some(_) => Err(argument_error("options.dialect must be \"standard\" or \"openai-strict\"".to_owned())),
-        }
-    }
+    let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
+    let lang = options.lang_or(Lang::Zh);
+    let policy = options.limits().in_lang(lang)?;
+    let text = json_text(&input.into(), true, "report", policy.max_input_bytes, lang)?;
+    typed(&Report::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?)
 }
 
 fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
-    let options = Options::new(options.map(Into::into), &["dialect", "policy"], "options")?;
-    Ok((options.dialect()?, options.limits()?))
+    let options = options_arg::<crate::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
+    Ok((options.dialect(), options.limits().in_lang(Lang::Zh)?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
@@ -1046,7 +891,7 @@ pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSche
 /// SHA-256 hex of the report's canonical JSON.
 #[wasm_bindgen(js_name = reportDigest)]
 pub fn report_digest(report: JsReportInput) -> Result<String, JsValue> {
-    let report: Report = parse_arg(&report.into(), true, "report")?;
+    let report: Report = parse_arg(&report.into(), true, "report", Lang::Zh)?;
     Ok(crate::digest::report_digest(&report))
 }
 
@@ -1066,16 +911,13 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
-    let options = Options::new(options.map(Into::into), &["now", "key", "lang", "policy", "compat"], "options")?;
-    let _lang = LangGuard::set(options.lang()?);
-    let policy = options.limits()?;
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
-    let clock = options.clock()?;
-    let key = match options.get("key") {
-        Some(k) => Some(text_arg(&k, "options.key")?).filter(|k| !k.is_empty()).map(String::into_bytes).ok_or_else(|| argument_error("options.key must not be empty".to_owned())).map(Some)?,
-        None => None,
-    };
+    let options = options_arg::<crate::options::ReviewOptions>(options.map(Into::into), Lang::Zh)?;
+    let lang = options.lang_or(Lang::Zh);
+    let policy = options.limits().in_lang(lang)?;
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let key = options.signing_key().in_lang(lang)?;
     let verdict: JsValue = verdict.into();
     // Non-strings are refused by the review rules themselves, in the reference's order.
     // A string too long to be valid (an id over 64 units, a verdict over 12, a note over
@@ -1087,32 +929,29 @@ pub fn record_review(
             _ => Ok(Value::Null),
         }
     };
-    let claim_value = as_value(&claim_id, "claimId", MAX_ID_UNITS)?;
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     // The note's length for the message: its code points, or past the copy limit its UTF-16 length.
     let note_chars = match &note_value {
         Value::String(n) => Some(n.chars().count()),
         _ => note.dyn_ref::<JsString>().map(|s| s.length() as usize),
     };
-    let review = crate::review::record_review_value_with(&scope, &report, &claim_value, &as_value(&verdict, "verdict", 12)?, &note_value, &clock, &policy)
-        .map_err(|k| match crate::review::refusal_detail(k, &claim_value, note_chars, &policy).filter(|_| !policy.reference_messages) {
-            Some(d) => {
-                let err = js_error("EvidenceError", k.code(), &d.message(k.message_in(lang()), lang()));
-                if let Ok(v) = to_js(&d) {
-                    let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
-                }
-                JsValue::from(err)
-            }
-            None => evidence_error(k.code(), k.message()),
-        })?;
-    let review = match key {
-        Some(k) => crate::review::sign_review(&review, &k),
-        None => review,
-    };
+    let review = crate::review::record_review_signed(
+        &scope,
+        &report,
+        &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
+        &as_value(&verdict, "verdict", 12)?,
+        &note_value,
+        &clock,
+        note_chars,
+        &policy,
+        key.as_deref(),
+    )
+    .in_lang(lang)?;
     typed(&review)
 }
 
-/// Assesses a report against the store's current snapshots.
+/// Assesses a report against the store's current snapshots (in the store's language
+/// unless `lang` is given).
 #[wasm_bindgen]
 pub fn assess(
     scope: JsScope,
@@ -1121,24 +960,21 @@ pub fn assess(
     reviews: Option<JsReviews>,
     options: Option<JsAssessOptions>,
 ) -> Result<JsAssessment, JsValue> {
-    let options = Options::new(options.map(Into::into), &["reviewKey", "lang", "reviews"], "options")?;
-    let lang = options.lang()?;
-    let _lang = LangGuard::set(lang);
+    let options = options_arg::<crate::options::AssessOptions>(options.map(Into::into), store.lang)?;
+    let lang = options.lang_or(store.lang);
     // The store carries the policy: the report and reviews are read under it.
     let policy = store.core()?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
-    let reviews = reviews_arg(reviews)?;
-    let key = options.review_key()?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
-    let mut a = crate::assess::check_opts(&scope, &report, &*store.core()?, &reviews, check)
-        .map_err(|k| evidence_error(k.code(), k.message()))?
-        .assessment;
-    a.localize(lang);
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let reviews = reviews_arg(reviews, lang)?;
+    let key = options.review_key().in_lang(lang)?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
+    let a = crate::assess::assess_in(&scope, &report, &*store.core()?, &reviews, check, lang).in_lang(lang)?;
     typed(&a)
 }
 
-/// Renders the Markdown artifact; throws for an invalid report or an oversize artifact.
+/// Renders the Markdown artifact (in the store's language unless `lang` is given);
+/// throws for an invalid report or an oversize artifact.
 #[wasm_bindgen]
 pub fn render(
     scope: JsScope,
@@ -1147,60 +983,30 @@ pub fn render(
     reviews: Option<JsReviews>,
     options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
-    let options = Options::new(options.map(Into::into), &["now", "compat", "reviewKey", "lang", "reviews"], "options")?;
-    let lang = options.lang()?;
-    let _lang = LangGuard::set(lang);
+    let options = options_arg::<crate::options::RenderOptions>(options.map(Into::into), store.lang)?;
+    let lang = options.lang_or(store.lang);
     let policy = store.core()?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy)?;
-    let reviews = reviews_arg(reviews)?;
-    let key = options.review_key()?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw)? };
-    let (clock, escaping) = (options.clock()?, options.escaping()?);
-    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, escaping, check, lang).map_err(|f| match &f.detail {
-        // An oversize artifact: its size, the limit and how to raise it.
-        Some(d) => {
-            let err = js_error("EvidenceError", f.code(), &f.message_in(lang));
-            if let Ok(v) = to_js(d) {
-                let _ = Reflect::set(&err, &JsValue::from_str("detail"), &v);
-            }
-            JsValue::from(err)
-        }
-        None => render_error(f.error),
-    })?;
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let reviews = reviews_arg(reviews, lang)?;
+    let key = options.review_key().in_lang(lang)?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
+    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
 #[wasm_bindgen(js_name = checkBundle)]
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
-    let options = Options::new(
-        options.map(Into::into),
-        &["now", "render", "maxSources", "maxSourceBytes", "maxClaims", "maxCitations", "maxInputBytes", "compat", "reviewKey", "lang", "policy"],
-        "options",
-    )?;
-    let lang = options.lang()?;
-    let _lang = LangGuard::set(lang);
-    let options = BundleOptions {
-        clock: options.clock()?,
-        render: options.flag("render", true)?,
-        policy: options.limits()?,
-        escaping: options.escaping()?,
-        review_key: options.review_key()?,
-        lang,
-        reviews: crate::assess::ReviewMode::Report,
-    };
-    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.policy)?;
-    let result = core_check_bundle(&bundle, &options).map_err(bundle_error)?;
-    typed(&result)
+    let options = options_arg::<crate::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let lang = options.lang_or(Lang::Zh);
+    let options = options.bundle(host_clock()).in_lang(lang)?;
+    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.policy, lang)?;
+    typed(&core_check_bundle(&bundle, &options).in_lang(lang)?)
 }
 
 // ---- excerpts and outcomes (the second article) --------------------------------------
-
-fn list_arg<T>(value: JsValue, name: &str, parse: fn(&Value) -> Result<T, ContractError>) -> Result<T, JsValue> {
-    let v = value_arg(&value, name)?;
-    parse(&v).map_err(|e| contract_error(&e))
-}
 
 fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     let s = text_arg(value, "status")?;
@@ -1221,10 +1027,11 @@ pub fn extract_excerpts(
     match catalog_handle(&source)? {
         Some(handle) => {
             let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
-            with_catalog(handle, |c| c.require(&item_id).map(crate::excerpt::extract_excerpts))?.map_err(catalog_error).and_then(|e| typed(&e))
+            let (claims, lang) = with_catalog(handle, |c, lang| (c.require(&item_id).map(crate::excerpt::extract_excerpts), lang))?;
+            typed(&claims.in_lang(lang)?)
         }
         None => {
-            let doc: Document = parse_arg(&source, false, "document")?;
+            let doc: Document = parse_arg(&source, false, "document", Lang::Zh)?;
             typed(&crate::excerpt::extract_excerpts(&doc))
         }
     }
@@ -1233,9 +1040,9 @@ pub fn extract_excerpts(
 /// Runs `f` over the documents of a list or a catalogue.
 fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
     match catalog_handle(&source)? {
-        Some(handle) => with_catalog(handle, |c| f(&c.library())),
+        Some(handle) => with_catalog(handle, |c, _| f(&c.library())),
         None => {
-            let documents = list_arg(source, "documents", documents_from_value)?;
+            let documents = documents_from_value(&value_arg(&source, "documents", Lang::Zh)?).in_lang(Lang::Zh)?;
             Ok(f(&Library::new(&documents)))
         }
     }
@@ -1244,7 +1051,7 @@ fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Resu
 /// Whether a claim is exactly the line it names, in the document version it names.
 #[wasm_bindgen(js_name = checkExcerpt)]
 pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
-    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim")?;
+    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::Zh)?;
     typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
 }
 
@@ -1257,29 +1064,38 @@ pub fn evaluate_claims(
     status: JsAnswerStatus,
 ) -> Result<JsEvaluation, JsValue> {
     let item_id = text_arg(&item_id, "itemId")?;
-    let claims = list_arg(claims.into(), "claims", claims_from_value)?;
+    let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::Zh)?).in_lang(Lang::Zh)?;
     let status = status_arg(&status.into())?;
     typed(&with_documents(documents.into(), |lib| crate::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
 
-/// The catalogue of `options.catalog`, if any.
+/// The catalogue of `options.catalog`, if any. A catalogue is an instance, not data: it
+/// is read as a handle through catching calls, never serialised.
 fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
-    let options = Options::new(options, &["catalog"], "options")?;
-    match options.get("catalog") {
-        None => Ok(None),
-        Some(v) => catalog_handle(&v)?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog".to_owned())),
+    let Some(value) = options.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(None) };
+    if !value.is_object() {
+        return Err(argument_error("options must be an object"));
     }
+    let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
+    if let Some(key) = keys.iter().map(|k| k.as_string().unwrap_or_default()).find(|k| k != "catalog") {
+        return Err(argument_error(format!("options: unknown field `{key}`, expected `catalog`")));
+    }
+    let v = Reflect::get(&value, &JsValue::from_str("catalog")).map_err(|_| argument_error("options.catalog cannot be read: reading it threw an exception"))?;
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    catalog_handle(&v)?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
 }
 
 /// The executor's decision on a policy's finish, from the task and the observations;
 /// with `options.catalog`, claims are checked against the frozen catalogue.
 #[wasm_bindgen]
 pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
-    let task: Task = parse_arg(&task.into(), false, "task")?;
-    let observations = list_arg(observations.into(), "observations", observations_from_value)?;
-    let finish: Finish = parse_arg(&finish.into(), false, "finish")?;
+    let task: Task = parse_arg(&task.into(), false, "task", Lang::Zh)?;
+    let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::Zh)?).in_lang(Lang::Zh)?;
+    let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::Zh)?;
     let outcome = match catalog_option(options.map(Into::into))? {
-        Some(handle) => with_catalog(handle, |c| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        Some(handle) => with_catalog(handle, |c, _| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
         None => crate::outcome::finalize(&task, &observations, &finish),
     };
     typed(&outcome)
@@ -1291,12 +1107,12 @@ pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, op
 #[wasm_bindgen(js_name = gradeTask)]
 pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
     let catalog = catalog_option(options.map(Into::into))?;
-    let expected: Expected = parse_arg(&expected.into(), false, "expected")?;
-    let v = value_arg(&outcome.into(), "outcome")?;
-    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).map_err(|e| contract_error(&e))?;
-    let effects: Effects = parse_arg(&effects.into(), false, "effects")?;
+    let expected: Expected = parse_arg(&expected.into(), false, "expected", Lang::Zh)?;
+    let v = value_arg(&outcome.into(), "outcome", Lang::Zh)?;
+    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::Zh)?;
+    let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::Zh)?;
     let grade = match catalog {
-        Some(handle) => with_catalog(handle, |c| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        Some(handle) => with_catalog(handle, |c, _| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
         None => crate::outcome::grade(&expected, &outcome, &effects, None),
     };
     typed(&grade)
@@ -1305,18 +1121,21 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
 // ---- offsets and diagnostics ---------------------------------------------------------
 
 /// Converts an offset into `text` between units. An offset inside one character
-/// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts.
+/// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts; the message
+/// is in `options.lang`.
 #[wasm_bindgen(js_name = convertOffset)]
 pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] offset: JsValue,
     from: JsOffsetUnit,
     to: JsOffsetUnit,
+    options: Option<JsLangOptions>,
 ) -> Result<f64, JsValue> {
+    let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
     let text = text_arg(&text, "text")?;
     let offset = index_arg(&offset, "offset")?;
     let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
-    crate::citation::convert_offset(&text, offset, from, to).map(|n| n as f64).map_err(|k| evidence_error(k.code(), k.message()))
+    Ok(crate::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
 }
 
 /// Bytes of linear memory the module holds (for leak checks; it never shrinks).
@@ -1329,22 +1148,22 @@ pub fn wasm_memory_bytes() -> f64 {
 
 /// One W3C Web Annotation per valid citation of the report (TextQuoteSelector with up to
 /// 32 code points of context, TextPositionSelector in code points, revision and digest
-/// in the state).
+/// in the state). Errors are in the store's language unless `options.lang` is given.
 #[wasm_bindgen(js_name = toWebAnnotations)]
-pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore) -> Result<JsWebAnnotations, JsValue> {
-    let scope: Scope = store.arg(scope.into(), false, "scope")?;
-    let report: Report = store.arg(report.into(), true, "report")?;
-    let out = crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).map_err(|k| evidence_error(k.code(), k.message()))?;
-    typed(&out)
+pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
+    let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    typed(&crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).in_lang(lang)?)
 }
 
 /// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
 /// annotation, see `EvidenceStore.fromWebAnnotation`).
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
-    let v = value_arg(&annotation.into(), "annotation")?;
-    let c = crate::annotation::from_web_annotation(&v).map_err(|e| contract_error(&e))?;
-    typed(&c)
+    let v = value_arg(&annotation.into(), "annotation", Lang::Zh)?;
+    typed(&crate::annotation::from_web_annotation(&v).in_lang(Lang::Zh)?)
 }
 
 // ==== importers and the quote locator (issue 17) ========================================
@@ -1424,92 +1243,18 @@ extern "C" {
     pub type JsImportedBundle;
 }
 
-/// A locate error: its code, a message naming the source and the numbers, and
-/// `sourceId`, `count`, `ranges` as properties.
-fn locate_error(l: &crate::locate::LocateError) -> JsValue {
-    let e = js_error("EvidenceError", l.code(), &l.message_in(lang()));
-    let _ = Reflect::set(&e, &JsValue::from_str("sourceId"), &JsValue::from_str(l.source_id()));
-    if let Some(n) = l.count() {
-        let _ = Reflect::set(&e, &JsValue::from_str("count"), &JsValue::from_f64(n as f64));
-    }
-    if !l.ranges().is_empty() {
-        let ranges: Vec<[usize; 2]> = l.ranges().iter().map(|(s, e)| [*s, *e]).collect();
-        let _ = Reflect::set(&e, &JsValue::from_str("ranges"), &to_js(&ranges).unwrap_or(JsValue::NULL));
-    }
-    e.into()
-}
-
-impl Options {
-    fn whitespace(&self) -> Result<crate::locate::Whitespace, JsValue> {
-        use crate::locate::Whitespace;
-        match self.get("whitespace").map(|v| v.as_string()) {
-            None => Ok(Whitespace::Exact),
-            Some(Some(w)) if w == "exact" => Ok(Whitespace::Exact),
-            Some(Some(w)) if w == "loose" => Ok(Whitespace::Loose),
-            Some(_) => Err(argument_error("options.whitespace must be \"exact\" or \"loose\"".to_owned())),
-        }
-    }
-
-    fn optional_text(&self, key: &str) -> Result<Option<String>, JsValue> {
-        self.get(key).map(|v| text_arg(&v, &format!("options.{key}"))).transpose()
-    }
-}
-
-fn quote_options(text: String, options: Option<JsQuoteOptions>) -> Result<(crate::locate::Selector, crate::locate::LocateOptions), JsValue> {
-    use crate::locate::{Counting, LocateOptions, Selector};
-    let options = Options::new(options.map(Into::into), &["prefix", "suffix", "occurrence", "whitespace", "compat"], "options")?;
-    let occurrence = match options.get("occurrence") {
-        None => None,
-        Some(_) => match options.count("occurrence", 0)? {
-            0 => return Err(argument_error("options.occurrence counts from 1".to_owned())),
-            n => Some(n),
-        },
-    };
-    let counting = match options.escaping()? {
-        Escaping::Reference => Counting::Reference,
-        Escaping::Hardened => Counting::Overlapping,
-    };
-    let selector = Selector { exact: text, prefix: options.optional_text("prefix")?, suffix: options.optional_text("suffix")?, occurrence };
-    Ok((selector, LocateOptions { counting, whitespace: options.whitespace()? }))
-}
-
-#[wasm_bindgen]
-impl EvidenceStore {
-    /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
-    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
-    /// current revision of its source (`state.source_id`, or the catalogue locator equal
-    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
-    #[wasm_bindgen(js_name = fromWebAnnotation)]
-    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
-        let options = Options::new(options.map(Into::into), &["whitespace"], "options")?;
-        let _lang = LangGuard::set(self.lang);
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let v = value_arg(&annotation.into(), "annotation")?;
-        let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()?).map_err(store_error)?;
-        typed(&c)
-    }
-}
-
-/// A JSON argument given as an object or as JSON text.
-fn json_value_arg(value: &JsValue, name: &str) -> Result<Value, JsValue> {
-    let text = json_text(value, true, name, DEFAULT_MAX_INPUT_BYTES)?;
-    parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").map_err(|e| contract_error(&e))
-}
-
 /// Locates the quote-only citations of a draft report (`{source_id, quote, prefix?,
 /// suffix?, occurrence?}`) in the store's current snapshots. Absent or ambiguous quotes
 /// are issues and their citations are left out, so their claims can only be insufficient.
 #[wasm_bindgen(js_name = locateCitations)]
 pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
-    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations"], "options")?;
-    let lang = match options.get("lang") {
-        Some(_) => options.lang()?,
-        None => store.lang,
-    };
-    let _lang = LangGuard::set(lang);
-    let scope: Scope = store.arg(scope.into(), false, "scope")?;
-    let draft = json_value_arg(&draft.into(), "draft")?;
-    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace()?, lang, &options.limits()?).map_err(|e| contract_error(&e))?;
+    let options = options_arg::<crate::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
+    let lang = options.lang_or(store.lang);
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let draft = json_value_arg(&draft.into(), "draft", lang)?;
+    let limits = options.limits().in_lang(lang)?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace(), lang, &limits).in_lang(lang)?;
     typed(&r)
 }
 
@@ -1517,56 +1262,32 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
 /// bundle to check, what was located, and the issues.
 #[wasm_bindgen(js_name = locateBundle)]
 pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
-    let options = Options::new(options.map(Into::into), &["whitespace", "lang", "maxClaims", "maxCitations", "now", "maxSources", "maxSourceBytes"], "options")?;
-    let lang = options.lang()?;
-    let _lang = LangGuard::set(lang);
-    let bundle_options = BundleOptions {
-        clock: options.clock()?,
-        render: false,
-        policy: options.limits()?,
-        escaping: Escaping::Hardened,
-        review_key: None,
-        lang,
-        reviews: crate::assess::ReviewMode::Report,
-    };
-    let draft = json_value_arg(&draft.into(), "draft")?;
-    let r = crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()?).map_err(bundle_error)?;
-    typed(&r)
+    let options = options_arg::<crate::options::LocateBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let lang = options.lang_or(Lang::Zh);
+    let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, ..options.bundle(host_clock()).in_lang(lang)? };
+    let draft = json_value_arg(&draft.into(), "draft", lang)?;
+    typed(&crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
 }
 
 /// A bundle from an Anthropic Messages API request and its response with citations.
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
-    let options = Options::new(Some(options.into()), &["scope", "sourceIds", "fetchedAt", "uncitedAsGaps"], "options")?;
-    let scope: Scope = match options.get("scope") {
-        Some(s) => parse_arg(&s, false, "options.scope")?,
-        None => return Err(argument_error("options.scope is required".to_owned())),
-    };
-    let source_ids = match options.get("sourceIds") {
-        None => Vec::new(),
-        Some(v) => match json_value_arg(&v, "options.sourceIds")? {
-            Value::Array(ids) => ids.iter().map(|id| id.as_str().map(str::to_owned).ok_or_else(|| argument_error("options.sourceIds must be an array of strings".to_owned()))).collect::<Result<_, _>>()?,
-            _ => return Err(argument_error("options.sourceIds must be an array of strings".to_owned())),
-        },
-    };
-    let core = crate::import::anthropic::AnthropicOptions {
-        scope,
-        source_ids,
-        fetched_at: options.optional_text("fetchedAt")?,
-        uncited_as_gaps: options.flag("uncitedAsGaps", false)?,
-    };
-    let request = json_value_arg(&request.into(), "request")?;
-    let response = json_value_arg(&response.into(), "response")?;
-    let bundle = crate::import::anthropic::from_anthropic_message(&request, &response, &core).map_err(|e| contract_error(&e))?;
-    typed(&bundle)
+    let options: JsValue = options.into();
+    if options.is_undefined() || options.is_null() {
+        return Err(argument_error("options.scope is required"));
+    }
+    let core = options_arg::<crate::options::AnthropicOptions>(Some(options), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
+    let request = json_value_arg(&request.into(), "request", Lang::Zh)?;
+    let response = json_value_arg(&response.into(), "response", Lang::Zh)?;
+    typed(&crate::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)
 }
 
 // ---- the document catalogue (the second article's frozen documents table) ------------
 
 thread_local! {
-    /// The catalogues alive, by handle: a function given a `DocumentCatalog` finds its
-    /// documents here without taking the instance from its owner.
-    static CATALOGS: std::cell::RefCell<std::collections::HashMap<u32, CoreCatalog>> = std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The catalogues alive, by handle, with their language: a function given a
+    /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
+    static CATALOGS: std::cell::RefCell<std::collections::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(std::collections::HashMap::new());
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -1576,27 +1297,17 @@ fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
         return Ok(None);
     }
     // The getter throws once the instance was freed; a plain object has no such property.
-    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error("the DocumentCatalog was freed".to_owned()))?;
+    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| freed_catalog())?;
     Ok(handle.as_f64().map(|h| h as u32))
 }
 
-fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog) -> R) -> Result<R, JsValue> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+fn freed_catalog() -> JsValue {
+    argument_error("the DocumentCatalog was freed")
 }
 
-fn catalog_error(e: CatalogError) -> JsValue {
-    let (item_id, digests) = match &e {
-        CatalogError::Contract(c) => return contract_error(c),
-        CatalogError::Digest { item_id, expected, actual, .. } => (item_id, Some((expected, actual))),
-        CatalogError::Unknown { item_id } => (item_id, None),
-    };
-    let err = js_error("EvidenceError", e.code(), &e.message_in(lang()));
-    let _ = Reflect::set(&err, &JsValue::from_str("item_id"), &JsValue::from_str(item_id));
-    if let Some((expected, actual)) = digests {
-        let _ = Reflect::set(&err, &JsValue::from_str("expected_sha256"), &JsValue::from_str(expected));
-        let _ = Reflect::set(&err, &JsValue::from_str("actual_sha256"), &JsValue::from_str(actual));
-    }
-    err.into()
+/// Runs `f` over a live catalogue and its language.
+fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(freed_catalog)
 }
 
 /// Documents imported once, their digests frozen: the same body again is a no-op, a
@@ -1622,12 +1333,12 @@ impl DocumentCatalog {
             n.set(h.wrapping_add(1).max(1));
             h
         });
-        CATALOGS.with(|m| m.borrow_mut().insert(handle, inner));
+        CATALOGS.with(|m| m.borrow_mut().insert(handle, (inner, lang)));
         DocumentCatalog { handle, lang }
     }
 
     fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
-        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(f)).ok_or_else(|| argument_error("the DocumentCatalog was freed".to_owned()))
+        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(freed_catalog)
     }
 }
 
@@ -1636,15 +1347,13 @@ impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
-        let options = Options::new(options.map(Into::into), &["lang", "documents"], "options")?;
-        let lang = options.lang()?;
-        let _lang = LangGuard::set(lang);
-        let mut inner = CoreCatalog::new();
-        if let Some(docs) = options.get("documents") {
-            for doc in list_arg(docs, "options.documents", documents_from_value)? {
-                inner.import(doc).map_err(catalog_error)?;
-            }
-        }
+        let options = options_arg::<crate::options::CatalogOptions>(options.map(Into::into), Lang::Zh)?;
+        let lang = options.lang_or(Lang::Zh);
+        let documents = match &options.documents {
+            Some(docs) => documents_from_value(docs),
+            None => Ok(Vec::new()),
+        };
+        let inner = CoreCatalog::with_documents(documents.in_lang(lang)?).in_lang(lang)?;
         Ok(DocumentCatalog::adopt(inner, lang))
     }
 
@@ -1652,27 +1361,17 @@ impl DocumentCatalog {
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(json: JsCatalogJsonInput, options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
-        let options = Options::new(options.map(Into::into), &["lang"], "options")?;
-        let lang = options.lang()?;
-        let _lang = LangGuard::set(lang);
+        let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
         let json: JsValue = json.into();
-        let v = if json.is_string() {
-            let text = json_text(&json, true, "json", DEFAULT_MAX_INPUT_BYTES)?;
-            parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "catalog").map_err(|e| contract_error(&e))?
-        } else {
-            value_arg(&json, "json")?
-        };
-        let inner = CoreCatalog::from_value(&v).map_err(catalog_error)?;
-        Ok(DocumentCatalog::adopt(inner, lang))
+        let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
+        Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))
     }
 
     /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
     #[wasm_bindgen(js_name = import)]
     pub fn import_document(&mut self, doc: JsDocument) -> Result<JsImported, JsValue> {
-        let _lang = LangGuard::set(self.lang);
-        let doc: Document = parse_arg(&doc.into(), false, "document")?;
-        let imported = self.inner(|c| c.import(doc))?.map_err(catalog_error)?;
-        typed(&imported)
+        let doc: Document = parse_arg(&doc.into(), false, "document", self.lang)?;
+        typed(&self.inner(|c| c.import(doc))?.in_lang(self.lang)?)
     }
 
     /// The document with this id, or `undefined`.
@@ -1725,16 +1424,11 @@ extern "C" {
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
 #[wasm_bindgen(js_name = parseBundle)]
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
-    let options = Options::new(options.map(Into::into), &["requireContents", "maxClaims", "maxCitations", "maxInputBytes", "lang", "policy"], "options")?;
-    let _lang = LangGuard::set(options.lang()?);
-    let limits = options.limits()?;
-    let bundle: Bundle = if options.flag("requireContents", true)? {
-        parse_arg_with(&bundle.into(), true, "bundle", &limits)?
-    } else {
-        let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes)?;
-        crate::bundle::bundle_without_contents(&text, &limits).map_err(|e| contract_error(&e))?
-    };
-    typed(&bundle)
+    let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let lang = options.lang_or(Lang::Zh);
+    let limits = options.limits().in_lang(lang)?;
+    let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes, lang)?;
+    typed(&crate::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }
 
 // ---- invisible characters (issue 12, finding 4) -----------------------------------------
@@ -1751,19 +1445,14 @@ pub fn show_invisible(text: &str) -> String {
 
 /// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
-/// naming it. For hosts that load a policy file (the CLI's `--policy FILE.json`).
+/// naming it (`field`). For hosts that load a policy file (the CLI's `--policy FILE.json`).
 #[wasm_bindgen(js_name = parsePolicy)]
 pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
     let parsed = match policy.as_string() {
         Some(text) => crate::policy::Policy::from_json(&text),
-        None => crate::policy::Policy::from_value(&value_arg(&policy, "policy")?),
+        None => crate::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::Zh)?),
     };
-    let p = parsed.map_err(|e| {
-        let err = js_error("EvidenceError", e.code(), &e.message());
-        let _ = Reflect::set(&err, &JsValue::from_str("field"), &JsValue::from_str(e.field()));
-        JsValue::from(err)
-    })?;
-    typed(&p)
+    typed(&parsed.in_lang(Lang::Zh)?)
 }
 
 #[wasm_bindgen]

@@ -344,6 +344,17 @@ fn a_source_over_the_limit_names_source_size_limit_and_how_to_raise_it() {
     }
     assert!(e.message().contains("max_source_bytes") && e.message().contains("来源 a"), "{}", e.message());
     assert_eq!(e.reference_message(), "来源超过字节上限。");
+    // The store's other refusals name the source too.
+    let e = st.ingest(&scope(), "zz", "text").unwrap_err();
+    assert_eq!((e.code(), e.detail().unwrap().source_id.as_deref()), ("unknown_source", Some("zz")));
+    let e = st.ingest(&scope(), "a", "  \n").unwrap_err();
+    assert_eq!((e.code(), e.detail().unwrap().source_id.as_deref()), ("empty_content", Some("a")));
+    st.restore(&scope(), "a", "text", 3, None).unwrap();
+    let e = st.restore(&scope(), "a", "text", 2, None).unwrap_err();
+    let d = e.detail().unwrap();
+    assert_eq!((e.code(), d.cited_revision, d.current_revision), ("revision_not_newer", Some(2), Some(3)));
+    let e = st.ingest_read_result(&scope(), "a", &json!({"status": "ok", "message": "", "data": {"filename": "b.md", "content": "x"}})).unwrap_err();
+    assert_eq!((e.code(), e.detail().unwrap().source_id.as_deref()), ("read_mismatch", Some("a")));
 }
 
 #[test]

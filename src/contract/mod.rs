@@ -454,6 +454,36 @@ impl Contract for Report {
     }
 }
 
+/// Checks a JSON array item by item (paths `/0`, `/1`, …) with the checker `c` (its
+/// policy), then runs `whole` over the items when every item was valid (for rules across
+/// items, such as unique ids). `subject` names the list in the error.
+pub fn list_from_value_in<T>(
+    mut c: Checker,
+    v: &Value,
+    subject: &'static str,
+    item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
+    whole: impl FnOnce(&mut Checker, &[T]),
+) -> Result<Vec<T>, ContractError> {
+    let items = c.list(v, "", 0, usize::MAX, item);
+    if let Some(items) = &items {
+        whole(&mut c, items);
+    }
+    match items {
+        Some(items) if c.violations.is_empty() => Ok(items),
+        _ => Err(ContractError { subject, violations: c.violations }),
+    }
+}
+
+/// [`list_from_value_in`] under the default policy.
+pub fn list_from_value<T>(
+    v: &Value,
+    subject: &'static str,
+    item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
+    whole: impl FnOnce(&mut Checker, &[T]),
+) -> Result<Vec<T>, ContractError> {
+    list_from_value_in(Checker::default(), v, subject, item, whole)
+}
+
 /// Checks a list of specs (a catalogue) with paths `/0`, `/1`, …
 pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
     specs_from_value_with(v, &Limits::default())
@@ -461,10 +491,21 @@ pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
 
 /// [`specs_from_value`] under a policy (its filename, kind and identifier rules).
 pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpec>, ContractError> {
-    let mut c = Checker::new(policy.clone(), HashMap::new());
-    let out = c.list(v, "", 0, usize::MAX, SourceSpec::check);
-    match out {
-        Some(specs) if c.violations.is_empty() => Ok(specs),
-        _ => Err(ContractError { subject: "specs", violations: c.violations }),
+    list_from_value_in(Checker::new(policy.clone(), HashMap::new()), v, "specs", SourceSpec::check, |_, _| {})
+}
+
+impl Report {
+    /// Parses and checks a report from JSON text in a dialect: with
+    /// [`crate::schema::Dialect::OpenAiStrict`] a `null` in an optional field means
+    /// absent (what strict structured outputs write).
+    pub fn from_json_in(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
+        match dialect {
+            crate::schema::Dialect::Standard => Report::from_json_with(text, limits),
+            crate::schema::Dialect::OpenAiStrict => {
+                let mut v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
+                crate::schema::strip_nulls(&mut v);
+                Report::from_value_with(&v, limits)
+            }
+        }
     }
 }

@@ -138,9 +138,9 @@ test("signed reviews: a forged or unsigned review is refused with a clear issue"
 
 test("lang: English messages and artifact labels; Chinese stays the default", () => {
   const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, lang: "en" });
-  assert.throws(() => store.ingest(bundle.scope, "nope", "x"), (e) => e.code === "unknown_source" && e.message === "The source is not in the trusted catalogue.");
+  assert.throws(() => store.ingest(bundle.scope, "nope", "x"), (e) => e.code === "unknown_source" && e.message === "The source is not in the trusted catalogue. (source nope)");
   const zhStore = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
-  assert.throws(() => zhStore.ingest(bundle.scope, "nope", "x"), (e) => e.message === "来源未在可信目录中登记。");
+  assert.throws(() => zhStore.ingest(bundle.scope, "nope", "x"), (e) => e.message === "来源未在可信目录中登记。 (来源 nope)");
   const dup = { ...bundle.report, claims: [bundle.report.claims[0], bundle.report.claims[0]] };
   assert.throws(() => ec.parseReport(dup, { lang: "en" }), (e) => e.issues[0].message === "Two claims share one claim id.");
   assert.throws(() => ec.parseReport(dup), (e) => e.issues[0].message === "论断标识重复。");

@@ -252,9 +252,29 @@ test("5,000 poisoned calls of each kind leave the instance and the store working
     assert.ok(instanceWorks(), label);
     assert.deepEqual(store.get(scope, ref).ref, ref, label);
   }
-  // A store passed where a store is expected is checked by the generated glue, in
-  // JavaScript, before wasm is entered: it cannot poison anything either.
-  for (let i = 0; i < 5000; i++) assert.throws(() => ec.assess(scope, bundle.report, throwing()));
+  // Something else passed where a store is expected is refused in JavaScript, before
+  // wasm is entered, with a coded invalid_argument: it cannot poison anything either.
+  const notStores = {
+    "a throwing Proxy": throwing(),
+    "a revoked Proxy": revoked(),
+    "a plain object": {},
+    "a Proxy of the store whose get throws": new Proxy(store, { get() { throw 1; } }),
+    "a Proxy whose getPrototypeOf throws": new Proxy({}, { getPrototypeOf() { throw 1; } }),
+    "undefined": undefined,
+  };
+  const storeCalls = {
+    assess: (s) => ec.assess(scope, bundle.report, s),
+    render: (s) => ec.render(scope, bundle.report, s, [], { now: NOW }),
+    toWebAnnotations: (s) => ec.toWebAnnotations(scope, bundle.report, s),
+    locateCitations: (s) => ec.locateCitations(scope, bundle.report, s),
+  };
+  for (const [what, s] of Object.entries(notStores)) {
+    for (const [name, call] of Object.entries(storeCalls)) {
+      for (let i = 0; i < 500; i++) coded(() => call(s), `${name} given ${what}`);
+    }
+  }
+  assert.ok(instanceWorks());
+  assert.equal(ec.assess(scope, bundle.report, store).report_digest, ec.reportDigest(bundle.report));
   // The store can still be written, closed and freed.
   const ref2 = store.ingest(scope, "plan_b", bundle.sources[1].content);
   assert.equal(store.quote(scope, ref2, bundle.sources[1].content.slice(0, 12), "c").quote, bundle.sources[1].content.slice(0, 12));

@@ -73,6 +73,34 @@ test("thrown values are instances of the exported error classes", () => {
   assert.throws(() => ec.digestText(1), (e) => e instanceof EvidenceError && e instanceof EvidenceCheckError && !(e instanceof ContractError) && String(e) === "EvidenceError: text must be a string");
 });
 
+test("the error classes are exported by name from every entry: require, import, /node, /web", async () => {
+  const dir = userProject();
+  const req = userRequire(dir);
+  const ec = req("evidence-check");
+  const check = (m, label) => {
+    for (const n of ["EvidenceCheckError", "ContractError", "EvidenceError"]) assert.equal(typeof m[n], "function", `${label}: ${n}`);
+    assert.throws(() => m.parseReport("{"), (e) => e instanceof m.ContractError && e instanceof m.EvidenceCheckError && !(e instanceof m.EvidenceError) && e.name === "ContractError", label);
+    assert.throws(() => m.digestText(1), (e) => e instanceof m.EvidenceError && e.code === "invalid_argument" && String(e) === "EvidenceError: text must be a string", label);
+    assert.equal(m.errorClasses().ContractError, m.ContractError, label);
+    assert.equal(m.__registerErrorClasses, undefined, label);
+  };
+  check(ec, "require");
+  check(req("evidence-check/node"), "require /node");
+  assert.equal(req("evidence-check/node").ContractError, ec.ContractError);
+  // A class made by the caller is one of the library's: it carries a code.
+  assert.equal(new ec.EvidenceError("m", "invalid_argument").code, "invalid_argument");
+  writeFileSync(
+    join(dir, "named.mjs"),
+    `import { ContractError, EvidenceError, EvidenceCheckError, parseReport } from "evidence-check";
+try { parseReport("{"); } catch (e) { console.log(JSON.stringify([e instanceof ContractError, e instanceof EvidenceCheckError, e instanceof EvidenceError])); }`,
+  );
+  assert.deepEqual(JSON.parse(execFileSync(process.execPath, [join(dir, "named.mjs")], { encoding: "utf8" })), [true, true, false]);
+  // The web entry, initialised with the wasm bytes (as a page would with fetch).
+  const web = await import(join(dir, "node_modules", "evidence-check", "web", "index.js"));
+  web.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+  check(web, "web");
+});
+
 test("parseReport lists every violation with its path", () => {
   const ec = userRequire(userProject())("evidence-check");
   const bad = { title: "", claims: [{ claim_id: "bad id", text: "t", kind: "opinion", extra: 1 }] };

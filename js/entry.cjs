@@ -1,0 +1,19 @@
+// The CommonJS entry of evidence-check (Node, `evidence-check/node`): the wasm-bindgen
+// module, the error classes exported by name (registered with the module at once), and a
+// coded `invalid_argument` when something that is not an EvidenceStore is given where one
+// is expected. The same as index.mjs, for `require`. Written so that Node's ES module
+// import sees every name (`module.exports = require(…)` and `module.exports.name = …`).
+"use strict";
+const classes = require("./errors.js");
+const { guardStore } = require("./guard.js");
+module.exports = require("./evidence_check.js");
+const raw = module.exports;
+raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
+delete raw.__registerErrorClasses;
+module.exports.EvidenceCheckError = classes.EvidenceCheckError;
+module.exports.ContractError = classes.ContractError;
+module.exports.EvidenceError = classes.EvidenceError;
+module.exports.assess = guardStore(raw.assess, 2, classes, raw.EvidenceStore);
+module.exports.render = guardStore(raw.render, 2, classes, raw.EvidenceStore);
+module.exports.toWebAnnotations = guardStore(raw.toWebAnnotations, 2, classes, raw.EvidenceStore);
+module.exports.locateCitations = guardStore(raw.locateCitations, 2, classes, raw.EvidenceStore);

@@ -1,0 +1,32 @@
+// The ES module entry of evidence-check (browsers, bundlers, `evidence-check/web`): the
+// wasm-bindgen module, plus the error classes exported by name (registered with the wasm
+// module when it is initialised), plus a coded `invalid_argument` when something that is
+// not an EvidenceStore is given where one is expected.
+import * as raw from "./evidence_check.js";
+import { EvidenceCheckError, ContractError, EvidenceError } from "./errors.js";
+import { guardStore } from "./guard.js";
+
+export * from "./evidence_check.js";
+export { EvidenceCheckError, ContractError, EvidenceError };
+
+const classes = { EvidenceCheckError, ContractError, EvidenceError };
+const register = () => raw.__registerErrorClasses(EvidenceCheckError, ContractError, EvidenceError);
+
+/** Initialises the module (as wasm-bindgen's `init`), then registers the error classes. */
+export default async function init(...args) {
+  const out = await raw.default(...args);
+  register();
+  return out;
+}
+
+export function initSync(...args) {
+  const out = raw.initSync(...args);
+  register();
+  return out;
+}
+
+export const assess = guardStore(raw.assess, 2, classes, raw.EvidenceStore);
+export const render = guardStore(raw.render, 2, classes, raw.EvidenceStore);
+export const toWebAnnotations = guardStore(raw.toWebAnnotations, 2, classes, raw.EvidenceStore);
+export const locateCitations = guardStore(raw.locateCitations, 2, classes, raw.EvidenceStore);
+export const __registerErrorClasses = undefined;

@@ -1,0 +1,424 @@
+//! The options of every call, as the JavaScript binding receives them: one struct per
+//! call, read from JSON in one step (`camelCase` names, unknown names refused with the
+//! list of the allowed ones), then resolved into the core's own settings. Also the
+//! checks of JSON text that comes from a host (`JSON.stringify` output).
+//!
+//! Everything here is reached by native tests; the binding only hands over the JSON
+//! text of the options object.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use std::fmt;
+
+use crate::bundle::BundleOptions;
+use crate::citation::Unit;
+use crate::clock::Clock;
+use crate::contract::{Contract, Scope};
+use crate::error::{BindingError, ClockErrorKind, Coded, ContractError, Lang, Violation};
+use crate::locate::{Counting, LocateOptions, Selector, Whitespace};
+use crate::render::Escaping;
+use crate::schema::Dialect;
+use crate::policy::{Policy, PolicyError};
+
+/// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compat {
+    Reference,
+}
+
+/// `dialect`: the schema flavour, or how `null` in optional fields is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum DialectName {
+    #[serde(rename = "standard")]
+    Standard,
+    #[serde(rename = "openai-strict")]
+    OpenAiStrict,
+}
+
+/// `whitespace`: exact matching (the default) or loose matching of whitespace runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WhitespaceName {
+    Exact,
+    Loose,
+}
+
+/// How a host counts offsets: `code_point`, `utf16` or `utf8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsetUnit {
+    CodePoint,
+    Utf16,
+    Utf8,
+}
+
+impl From<OffsetUnit> for Unit {
+    fn from(u: OffsetUnit) -> Unit {
+        match u {
+            OffsetUnit::CodePoint => Unit::CodePoint,
+            OffsetUnit::Utf16 => Unit::Utf16,
+            OffsetUnit::Utf8 => Unit::Utf8,
+        }
+    }
+}
+
+/// An option that is present must have a value of its type: `null` is refused (a JS
+/// `undefined` never reaches JSON, so it reads as absent).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+macro_rules! call_options {
+    ($($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident: $ty:ty,)* })*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        pub struct $name {
+            $( $(#[$fm])* #[serde(default, deserialize_with = "present")] pub $field: Option<$ty>, )*
+        }
+        impl From<$name> for CallOptions {
+            fn from(o: $name) -> CallOptions {
+                CallOptions { $($field: o.$field,)* ..CallOptions::default() }
+            }
+        }
+    )*};
+}
+
+/// Every option any call takes; each call's own struct converts into it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CallOptions {
+    pub now: Option<String>,
+    pub max_sources: Option<usize>,
+    pub max_source_bytes: Option<usize>,
+    pub max_claims: Option<usize>,
+    pub max_citations: Option<usize>,
+    pub max_input_bytes: Option<usize>,
+    pub lang: Option<Lang>,
+    pub compat: Option<Compat>,
+    pub review_key: Option<String>,
+    pub key: Option<String>,
+    pub render: Option<bool>,
+    pub dialect: Option<DialectName>,
+    pub whitespace: Option<WhitespaceName>,
+    pub unit: Option<OffsetUnit>,
+    pub prefix: Option<String>,
+    pub suffix: Option<String>,
+    pub occurrence: Option<usize>,
+    pub scope: Option<Value>,
+    pub source_ids: Option<Vec<String>>,
+    pub fetched_at: Option<String>,
+    pub uncited_as_gaps: Option<bool>,
+    pub documents: Option<Value>,
+    pub require_contents: Option<bool>,
+    pub policy: Option<Value>,
+    pub reviews: Option<ReviewsName>,
+}
+
+/// `reviews`: what a stale, foreign or second review does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewsName {
+    Throw,
+    Report,
+}
+
+call_options! {
+    /// `new EvidenceStore(specs, options)`.
+    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, policy: Value, compat: Compat, }
+    /// `store.quote(…, options)`.
+    QuoteOptions { prefix: String, suffix: String, occurrence: usize, whitespace: WhitespaceName, compat: Compat, }
+    /// `store.quoteRange(…, options)`.
+    RangeOptions { unit: OffsetUnit, }
+    /// `parseReport(input, options)`.
+    ParseOptions { dialect: DialectName, lang: Lang, policy: Value, compat: Compat, }
+    /// The schema functions.
+    SchemaOptions { dialect: DialectName, policy: Value, }
+    /// `recordReview(…, options)`.
+    ReviewOptions { now: String, key: String, lang: Lang, policy: Value, compat: Compat, }
+    /// `assess(…, options)`.
+    AssessOptions { review_key: String, lang: Lang, reviews: ReviewsName, }
+    /// `render(…, options)`.
+    RenderOptions { now: String, compat: Compat, review_key: String, lang: Lang, reviews: ReviewsName, }
+    /// `checkBundle(bundle, options)`.
+    CheckBundleOptions {
+        now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
+        max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, policy: Value,
+    }
+    /// `store.fromWebAnnotation(…, options)`.
+    WhitespaceOptions { whitespace: WhitespaceName, }
+    /// `locateCitations(…, options)`.
+    LocateOptionsIn { whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, }
+    /// `locateBundle(draft, options)`.
+    LocateBundleOptions {
+        whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, now: String,
+        max_sources: usize, max_source_bytes: usize,
+    }
+    /// `fromAnthropicMessage(request, response, options)`.
+    AnthropicOptions { scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
+    /// `new DocumentCatalog(options)`.
+    CatalogOptions { lang: Lang, documents: Value, }
+    /// `DocumentCatalog.fromJSON(json, options)`, `convertOffset` and `toWebAnnotations`.
+    LangOptions { lang: Lang, }
+    /// `parseBundle(bundle, options)`.
+    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, policy: Value, }
+}
+
+/// Why options were refused: a wrong or unknown option, a `now` that is no date-time, or
+/// an option that holds a contract (a scope) and breaks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Binding(BindingError),
+    Clock(ClockErrorKind),
+    Contract(ContractError),
+    Policy(PolicyError),
+}
+
+impl From<PolicyError> for OptionError {
+    fn from(e: PolicyError) -> Self {
+        Self::Policy(e)
+    }
+}
+
+impl From<BindingError> for OptionError {
+    fn from(e: BindingError) -> Self {
+        Self::Binding(e)
+    }
+}
+impl From<ClockErrorKind> for OptionError {
+    fn from(e: ClockErrorKind) -> Self {
+        Self::Clock(e)
+    }
+}
+impl From<ContractError> for OptionError {
+    fn from(e: ContractError) -> Self {
+        Self::Contract(e)
+    }
+}
+
+impl Coded for OptionError {
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Binding(e) => Coded::code(e),
+            Self::Clock(k) => k.code(),
+            Self::Contract(c) => Coded::code(c),
+            Self::Policy(p) => Coded::code(p),
+        }
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Binding(e) => Coded::message(e, lang),
+            Self::Clock(k) => k.message_in(lang).to_owned(),
+            Self::Contract(c) => Coded::message(c, lang),
+            Self::Policy(p) => Coded::message(p, lang),
+        }
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            _ => None,
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            Self::Policy(p) => p.details(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Coded::message(self, Lang::En))
+    }
+}
+impl std::error::Error for OptionError {}
+
+/// Reads the options of one call from the JSON text of the options object (`name` is
+/// what the messages call it). Absent text (`None`: no options given) is every default.
+pub fn read<T: DeserializeOwned + Default>(json: Option<&str>, name: &str) -> Result<T, BindingError> {
+    let Some(json) = json else { return Ok(T::default()) };
+    let value: Value = serde_json::from_str(json).map_err(|e| BindingError::argument(format!("{name} is not JSON: {e}")))?;
+    from_value(value, name)
+}
+
+/// Reads the options of one call from a JSON object. An unknown name is refused with
+/// the list of the allowed ones, a wrong value with the option's name and what it must be.
+pub fn from_value<T: DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {
+    if !value.is_object() {
+        return Err(BindingError::argument(format!("{name} must be an object")));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
+        BindingError::argument(format!("{at}: {}", e.inner()))
+    })
+}
+
+impl CallOptions {
+    /// The call's language: its `lang`, else `fallback` (the store's or catalogue's, or
+    /// the library's default zh).
+    pub fn lang_or(&self, fallback: Lang) -> Lang {
+        self.lang.unwrap_or(fallback)
+    }
+
+    /// The policy: `policy` (a preset's name or a policy object; default reference),
+    /// then the `max*` options as overrides, then `compat` (the reference's messages).
+    pub fn limits(&self) -> Result<Policy, PolicyError> {
+        let mut p = match &self.policy {
+            None => Policy::default(),
+            Some(v) => Policy::from_value(v)?,
+        };
+        p.max_claims = self.max_claims.unwrap_or(p.max_claims);
+        p.max_citations = self.max_citations.unwrap_or(p.max_citations);
+        p.max_input_bytes = self.max_input_bytes.unwrap_or(p.max_input_bytes);
+        p.max_sources = self.max_sources.unwrap_or(p.max_sources);
+        p.max_source_bytes = self.max_source_bytes.unwrap_or(p.max_source_bytes);
+        p.reference_messages = self.compat.is_some();
+        Ok(p)
+    }
+
+    /// `reviews: "throw" | "report"`, else `default`.
+    pub fn reviews(&self, default: crate::assess::ReviewMode) -> crate::assess::ReviewMode {
+        match self.reviews {
+            Some(ReviewsName::Throw) => crate::assess::ReviewMode::Throw,
+            Some(ReviewsName::Report) => crate::assess::ReviewMode::Report,
+            None => default,
+        }
+    }
+
+    /// A fixed clock at `now`, else the host's clock.
+    pub fn clock(&self, host: Clock) -> Result<Clock, ClockErrorKind> {
+        match &self.now {
+            Some(now) => Clock::fixed(now),
+            None => Ok(host),
+        }
+    }
+
+    /// `compat: "reference"` selects the reference's escaping; hardened otherwise.
+    pub fn escaping(&self) -> Escaping {
+        match self.compat {
+            Some(Compat::Reference) => Escaping::Reference,
+            None => Escaping::Hardened,
+        }
+    }
+
+    /// `reviewKey`: the host's secret for review signatures (its UTF-8 bytes), never empty.
+    pub fn review_key(&self) -> Result<Option<Vec<u8>>, BindingError> {
+        secret(self.review_key.as_deref(), "options.reviewKey")
+    }
+
+    /// `key`: the secret a recorded review is signed with, never empty.
+    pub fn signing_key(&self) -> Result<Option<Vec<u8>>, BindingError> {
+        secret(self.key.as_deref(), "options.key")
+    }
+
+    pub fn whitespace(&self) -> Whitespace {
+        match self.whitespace {
+            Some(WhitespaceName::Loose) => Whitespace::Loose,
+            _ => Whitespace::Exact,
+        }
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        match self.dialect {
+            Some(DialectName::OpenAiStrict) => Dialect::OpenAiStrict,
+            _ => Dialect::Standard,
+        }
+    }
+
+    /// `unit`, else `default`.
+    pub fn unit(&self, default: Unit) -> Unit {
+        self.unit.map_or(default, Unit::from)
+    }
+
+    /// The selector and locate options of `quote`: `occurrence` counts from 1.
+    pub fn selector(&self, exact: String) -> Result<(Selector, LocateOptions), BindingError> {
+        if self.occurrence == Some(0) {
+            return Err(BindingError::argument("options.occurrence counts from 1"));
+        }
+        let counting = match self.escaping() {
+            Escaping::Reference => Counting::Reference,
+            Escaping::Hardened => Counting::Overlapping,
+        };
+        let selector = Selector { exact, prefix: self.prefix.clone(), suffix: self.suffix.clone(), occurrence: self.occurrence };
+        Ok((selector, LocateOptions { counting, whitespace: self.whitespace() }))
+    }
+
+    /// The settings of a stateless bundle check.
+    pub fn bundle(&self, host: Clock) -> Result<BundleOptions, OptionError> {
+        Ok(BundleOptions {
+            clock: self.clock(host)?,
+            render: self.render.unwrap_or(true),
+            policy: self.limits()?,
+            escaping: self.escaping(),
+            review_key: self.review_key()?,
+            lang: self.lang_or(Lang::Zh),
+            reviews: crate::assess::ReviewMode::Report,
+        })
+    }
+
+    /// The settings of the Anthropic importer; `scope` is required.
+    pub fn anthropic(&self) -> Result<crate::import::anthropic::AnthropicOptions, OptionError> {
+        let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;
+        Ok(crate::import::anthropic::AnthropicOptions {
+            scope: Scope::from_value(scope)?,
+            source_ids: self.source_ids.clone().unwrap_or_default(),
+            fetched_at: self.fetched_at.clone(),
+            uncited_as_gaps: self.uncited_as_gaps.unwrap_or(false),
+        })
+    }
+}
+
+fn secret(key: Option<&str>, name: &str) -> Result<Option<Vec<u8>>, BindingError> {
+    match key {
+        Some("") => Err(BindingError::argument(format!("{name} must not be empty"))),
+        Some(k) => Ok(Some(k.as_bytes().to_vec())),
+        None => Ok(None),
+    }
+}
+
+/// The byte position of a `\uD800`–`\uDFFF` escape (not itself escaped) in JSON text
+/// written by `JSON.stringify`, which escapes exactly the lone surrogates.
+pub fn lone_surrogate_escape(json: &str) -> Option<usize> {
+    let b = json.as_bytes();
+    let mut i = 0;
+    while let Some(off) = json.get(i..).and_then(|r| r.find("\\u")) {
+        let at = i + off;
+        let backslashes = b.get(..at).map_or(0, |p| p.iter().rev().take_while(|c| **c == b'\\').count());
+        let surrogate = matches!(b.get(at + 2..at + 4), Some([d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));
+        if backslashes % 2 == 0 && surrogate {
+            return Some(at);
+        }
+        i = at + 2;
+    }
+    None
+}
+
+/// Refuses JSON text written by `JSON.stringify` that holds a lone surrogate, naming
+/// the argument and where: `invalid_unicode`, never a replacement character.
+pub fn check_stringified(json: &str, name: &str) -> Result<(), BindingError> {
+    match lone_surrogate_escape(json) {
+        Some(at) => Err(BindingError::unicode(format!(
+            "{name} contains a string with an unpaired surrogate (at character {at} of its JSON); it is not valid Unicode"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses, before it is read, JSON text of `units` UTF-16 units that cannot fit
+/// `max_bytes` (a UTF-8 encoding has at least as many bytes as UTF-16 units).
+pub fn check_input_size(name: &str, units: usize, max_bytes: usize) -> Result<(), ContractError> {
+    if units <= max_bytes {
+        return Ok(());
+    }
+    Err(ContractError {
+        subject: "input",
+        violations: vec![Violation {
+            path: String::new(),
+            code: crate::error::ViolationCode::InputTooLarge,
+            message: format!("{name} is at least {units} bytes of JSON, over the limit of {max_bytes} bytes; it was not read"),
+        }],
+    })
+}

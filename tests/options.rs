@@ -1,0 +1,220 @@
+//! What the JS binding used to do itself and the core now does (issue 13 §1–§3): call
+//! options read in one step, the JSON scans, the dialect reader, review recording and
+//! signing, the one list parser, and the one error path (`Coded`, explicit language).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(not(target_arch = "wasm32"))]
+
+use evidence_check::citation::Unit;
+use evidence_check::clock::Clock;
+use evidence_check::contract::{list_from_value, specs_from_value, Limits};
+use evidence_check::error::{BindingError, BindingErrorKind, Coded, ContractError, Lang, ReviewErrorKind, WithLang};
+use evidence_check::locate::Whitespace;
+use evidence_check::options::{self, CallOptions};
+use evidence_check::render::Escaping;
+use evidence_check::schema::Dialect;
+use evidence_check::{Contract, Report, Scope};
+use serde_json::{json, Value};
+
+const NOW: &str = "2026-11-29T00:00:00+00:00";
+
+fn read<T: serde::de::DeserializeOwned + Default + Into<CallOptions>>(v: Value) -> Result<CallOptions, BindingError> {
+    options::from_value::<T>(v, "options").map(Into::into)
+}
+
+#[test]
+fn options_are_read_in_one_step_and_resolved() {
+    let o = read::<options::CheckBundleOptions>(json!({"now": NOW, "render": false, "maxClaims": 20, "maxInputBytes": 99, "compat": "reference", "reviewKey": "k", "lang": "en"})).unwrap();
+    let b = o.bundle(Clock::system()).unwrap();
+    assert!(!b.render);
+    assert_eq!(b.policy, Limits { max_claims: 20, max_input_bytes: 99, reference_messages: true, ..Limits::default() });
+    assert_eq!(b.escaping, Escaping::Reference);
+    assert_eq!(b.review_key.as_deref(), Some(&b"k"[..]));
+    assert_eq!(b.lang, Lang::En);
+    assert_eq!(b.clock.now(), NOW);
+    // Nothing given: every default, the language falls back to the one given.
+    let d = read::<options::CheckBundleOptions>(json!({})).unwrap();
+    assert_eq!(d.limits().unwrap(), Limits::default());
+    // A policy preset, then the `max*` overrides.
+    let p = read::<options::CheckBundleOptions>(json!({"policy": "documents", "maxClaims": 7})).unwrap().limits().unwrap();
+    assert_eq!(p.max_claims, 7);
+    assert_eq!(p.max_source_bytes, evidence_check::policy::Policy::from_value(&json!("documents")).unwrap().max_source_bytes);
+    let e = read::<options::CheckBundleOptions>(json!({"policy": {"nope": 1}})).unwrap().bundle(Clock::system()).unwrap_err();
+    assert_eq!(e.code(), "policy_unknown_field");
+    assert_eq!(e.details(), vec![("field", json!("nope"))]);
+    assert_eq!(d.escaping(), Escaping::Hardened);
+    assert_eq!(d.lang_or(Lang::En), Lang::En);
+    assert_eq!(d.lang_or(Lang::Zh), Lang::Zh);
+    assert_eq!(options::read::<options::CheckBundleOptions>(None, "options").unwrap(), options::CheckBundleOptions::default());
+    let q = read::<options::QuoteOptions>(json!({"prefix": "p", "occurrence": 2, "whitespace": "loose"})).unwrap();
+    let (sel, lo) = q.selector("x".into()).unwrap();
+    assert_eq!((sel.prefix.as_deref(), sel.occurrence, lo.whitespace), (Some("p"), Some(2), Whitespace::Loose));
+    assert_eq!(read::<options::RangeOptions>(json!({"unit": "utf8"})).unwrap().unit(Unit::Utf16), Unit::Utf8);
+    assert_eq!(read::<options::ParseOptions>(json!({"dialect": "openai-strict"})).unwrap().dialect(), Dialect::OpenAiStrict);
+}
+
+#[test]
+fn an_unknown_option_is_refused_with_the_allowed_names() {
+    let e = read::<options::StoreOptions>(json!({"now": NOW, "langue": "en"})).unwrap_err();
+    assert_eq!(e.kind, BindingErrorKind::InvalidArgument);
+    let m = e.message(Lang::Zh);
+    assert!(m.starts_with("options.langue: unknown field `langue`, expected one of "), "{m}");
+    for name in ["now", "maxSources", "maxSourceBytes", "lang"] {
+        assert!(m.contains(&format!("`{name}`")), "{m}");
+    }
+    // Each call allows its own names only.
+    assert!(read::<options::AssessOptions>(json!({"now": NOW})).is_err());
+    assert!(read::<options::RenderOptions>(json!({"now": NOW})).is_ok());
+}
+
+#[test]
+fn a_wrong_value_names_the_option() {
+    for (v, name) in [
+        (json!({"maxClaims": -1}), "options.maxClaims"),
+        (json!({"maxClaims": 1.5}), "options.maxClaims"),
+        (json!({"maxClaims": null}), "options.maxClaims"),
+        (json!({"render": "yes"}), "options.render"),
+        (json!({"lang": "fr"}), "options.lang"),
+        (json!({"compat": "legacy"}), "options.compat"),
+    ] {
+        let e = read::<options::CheckBundleOptions>(v.clone()).unwrap_err();
+        assert!(e.message(Lang::En).starts_with(&format!("{name}: ")), "{v}: {}", e.message(Lang::En));
+    }
+    assert!(options::from_value::<options::StoreOptions>(json!([]), "options").unwrap_err().message(Lang::En).contains("must be an object"));
+    let e = read::<options::CheckBundleOptions>(json!({"reviewKey": ""})).unwrap().bundle(Clock::system()).unwrap_err();
+    assert_eq!((e.code(), e.message(Lang::En).as_str()), ("invalid_argument", "options.reviewKey must not be empty"));
+    assert_eq!(read::<options::ReviewOptions>(json!({"key": ""})).unwrap().signing_key().unwrap_err().message(Lang::En), "options.key must not be empty");
+    let e = read::<options::CheckBundleOptions>(json!({"now": "yesterday"})).unwrap().bundle(Clock::system()).unwrap_err();
+    assert_eq!(e.code(), "invalid_now");
+    assert!(e.message(Lang::En).starts_with("now must be an ISO 8601"));
+    assert_eq!(read::<options::QuoteOptions>(json!({"occurrence": 0})).unwrap().selector("x".into()).unwrap_err().message(Lang::En), "options.occurrence counts from 1");
+    let e = read::<options::AnthropicOptions>(json!({})).unwrap().anthropic().unwrap_err();
+    assert_eq!(e.message(Lang::En), "options.scope is required");
+    let e = read::<options::AnthropicOptions>(json!({"scope": {"tenant_id": "t"}})).unwrap().anthropic().unwrap_err();
+    assert_eq!(e.code(), "contract");
+    assert!(e.issues(Lang::En).is_some());
+}
+
+#[test]
+fn the_lone_surrogate_scan_finds_unescaped_surrogate_escapes_only() {
+    assert_eq!(options::lone_surrogate_escape(r#""a\ud800""#), Some(2));
+    assert_eq!(options::lone_surrogate_escape(r#""a\uDFFF""#), Some(2));
+    assert_eq!(options::lone_surrogate_escape(r#""a\\ud800""#), None, "an escaped backslash, then text");
+    assert_eq!(options::lone_surrogate_escape(r#""a\\\ud800""#), Some(4));
+    assert_eq!(options::lone_surrogate_escape(r#""\u00e9 \u2028""#), None);
+    let e = options::check_stringified(r#"{"x":"\udc00"}"#, "report").unwrap_err();
+    assert_eq!(e.code(), "invalid_unicode");
+    assert!(e.message(Lang::Zh).starts_with("report contains a string with an unpaired surrogate (at character 6"));
+    assert!(options::check_stringified(r#"{"x":"é"}"#, "report").is_ok());
+    let e = options::check_input_size("bundle", 11, 10).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "input_too_large");
+    assert!(options::check_input_size("bundle", 10, 10).is_ok());
+}
+
+fn report_value() -> Value {
+    json!({"title": "T", "claims": [{"claim_id": "c1", "text": "x", "kind": "fact", "rationale": null, "citations": []}], "conflicts": null, "gaps": null})
+}
+
+#[test]
+fn the_openai_strict_dialect_reads_null_as_absent() {
+    let text = report_value().to_string();
+    let r = Report::from_json_in(&text, Dialect::OpenAiStrict, &Limits::default()).unwrap();
+    assert_eq!(r.claims.len(), 1);
+    let e = Report::from_json_in(&text, Dialect::Standard, &Limits::default()).unwrap_err();
+    assert!(e.violations.iter().any(|v| v.path == "/conflicts"), "{e:?}");
+    assert!(Report::from_json_in("{", Dialect::OpenAiStrict, &Limits::default()).is_err());
+}
+
+#[test]
+fn reviews_are_recorded_and_signed_in_the_core() {
+    let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
+    let mut v = report_value();
+    v["conflicts"] = json!([]);
+    v["gaps"] = json!([]);
+    v["claims"][0]["rationale"] = json!("");
+    let report = Report::from_value(&v).unwrap();
+    let clock = Clock::fixed(NOW).unwrap();
+    let s = |x: &str| Value::String(x.into());
+    let p = evidence_check::policy::Policy::default();
+    let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None, &p, Some(b"key")).unwrap();
+    assert!(evidence_check::review::verify_review(&r, b"key").is_ok());
+    assert!(evidence_check::review::verify_review(&r, b"other").is_err());
+    let unsigned = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None, &p, None).unwrap();
+    assert_eq!(unsigned.signature, None);
+    assert_eq!(
+        evidence_check::review::record_review_signed(&scope, &report, &Value::Null, &s("supported"), &s("ok"), &clock, None, &p, None),
+        Err(evidence_check::review::ReviewRefusal { kind: ReviewErrorKind::UnknownClaim, detail: None })
+    );
+    // A refusal names the claim, in the language asked.
+    let e = evidence_check::review::record_review_signed(&scope, &report, &s("c9"), &s("supported"), &s("ok"), &clock, None, &p, None).unwrap_err();
+    assert_eq!(e.code(), "unknown_claim");
+    assert!(e.message(Lang::En).contains("claim c9"), "{}", e.message(Lang::En));
+    assert_eq!(e.details()[0].0, "detail");
+    let list = evidence_check::review::reviews_from_value(&json!([serde_json::to_value(&r).unwrap()])).unwrap();
+    assert_eq!(list, vec![r]);
+    assert_eq!(evidence_check::review::reviews_from_value(&Value::Null).unwrap(), vec![]);
+    let e = evidence_check::review::reviews_from_value(&json!([{}])).unwrap_err();
+    assert_eq!(e.subject, "reviews");
+    assert!(e.violations.iter().all(|v| v.path.starts_with("/0")));
+}
+
+#[test]
+fn one_list_parser_checks_items_then_the_whole() {
+    let specs = specs_from_value(&json!([{"source_id": "a", "title": "T", "locator": "fixture:x", "filename": "a.md", "kind": "fixture"}])).unwrap();
+    assert_eq!(specs.len(), 1);
+    let e = specs_from_value(&json!([1, {}])).unwrap_err();
+    assert_eq!(e.subject, "specs");
+    assert!(e.violations.iter().any(|v| v.path == "/0") && e.violations.iter().any(|v| v.path.starts_with("/1")));
+    assert_eq!(specs_from_value(&json!({})).unwrap_err().violations[0].code.code(), "wrong_type");
+    // The whole-list rule runs only over valid items.
+    let mut ran = 0;
+    let r = list_from_value(&json!([{"tenant_id": "t", "user_id": "u"}]), "scopes", Scope::check, |_, items| ran = items.len());
+    assert!(r.is_ok());
+    assert_eq!(ran, 1);
+    let docs = json!([{"id": "d", "title": "t", "body": "b"}, {"id": "d", "title": "t", "body": "c"}]);
+    let e = evidence_check::excerpt::documents_from_value(&docs).unwrap_err();
+    assert_eq!((e.subject, e.violations[0].path.as_str(), e.violations[0].code.code()), ("documents", "/1/id", "duplicate_document_id"));
+}
+
+#[test]
+fn every_error_is_coded_and_localised_explicitly() {
+    let dup = json!({"title": "T", "claims": [
+        {"claim_id": "c1", "text": "x", "kind": "fact"}, {"claim_id": "c1", "text": "y", "kind": "fact"}]});
+    let e: ContractError = Report::from_value(&dup).unwrap_err();
+    let (subject, issues) = e.issues(Lang::En).unwrap();
+    assert_eq!((subject, issues[0].message.as_str()), ("report", "Two claims share one claim id."));
+    assert_eq!(e.issues(Lang::Zh).unwrap().1[0].message, "论断标识重复。");
+    assert!(Coded::message(&e, Lang::En).contains("Two claims share one claim id."));
+    // `in_lang` carries the language with the error, to the one conversion.
+    let r: Result<(), _> = Err(e.clone()).in_lang(Lang::En);
+    assert_eq!(r.unwrap_err().1, Lang::En);
+    // A catalogue refusal names the document and both digests, in the language asked.
+    let mut c = evidence_check::catalog::DocumentCatalog::with_documents(vec![]).unwrap();
+    let doc = |body: &str| evidence_check::excerpt::Document { id: "d".into(), title: "t".into(), body: body.into() };
+    c.import(doc("a")).unwrap();
+    let e = c.import(doc("b")).unwrap_err();
+    assert_eq!(e.code(), "document_changed");
+    assert!(Coded::message(&e, Lang::En).starts_with("The document's body changed"));
+    assert!(Coded::message(&e, Lang::Zh).starts_with("同一资料标识"));
+    let keys: Vec<&str> = e.details().iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, ["item_id", "expected_sha256", "actual_sha256"]);
+    assert!(e.issues(Lang::En).is_none());
+    assert!(evidence_check::catalog::DocumentCatalog::with_documents(vec![doc("a"), doc("b")]).is_err());
+    // Kinds and binding errors.
+    assert_eq!(Coded::message(&evidence_check::error::OffsetErrorKind::OutOfRange, Lang::En), "The offset is past the end of the text.");
+    assert_eq!(Coded::message(&BindingError::from(BindingErrorKind::StoreFreed), Lang::En), "The evidence store was freed; it cannot be used any more.");
+    assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::Zh), "x must be a string");
+}
+
+#[test]
+fn the_code_unions_of_the_types_are_made_from_the_kinds() {
+    use evidence_check::error::{EVIDENCE_CODE_TS, ISSUE_CODE_TS, StoreErrorKind, ViolationCode, CatalogErrorKind};
+    assert!(EVIDENCE_CODE_TS.starts_with("/** "), "{EVIDENCE_CODE_TS}");
+    assert!(EVIDENCE_CODE_TS.ends_with("\";"), "{EVIDENCE_CODE_TS}");
+    for k in StoreErrorKind::ALL {
+        assert!(EVIDENCE_CODE_TS.contains(&format!("\"{}\"", k.code())));
+    }
+    assert!(EVIDENCE_CODE_TS.contains(&format!(" | \"{}\";", CatalogErrorKind::ALL.last().unwrap().code())));
+    assert!(EVIDENCE_CODE_TS.contains("export type EvidenceCode = \"catalogue_invalid\" | \"store_closed\" | "));
+    assert_eq!(ISSUE_CODE_TS.matches(" | ").count() + 1, ViolationCode::ALL.len());
+    assert!(ISSUE_CODE_TS.contains("export type IssueCode = \"invalid_json\" | \"input_too_large\""));
+}

@@ -1,0 +1,8 @@
+// Typed usage from a CommonJS module: `require("evidence-check")` gets the Node build.
+import ec = require("evidence-check");
+
+const err: unknown = new Error("x");
+if (err instanceof ec.ContractError) {
+  console.log(err.issues.map((i) => i.path));
+}
+console.log(ec.digestText("abc").length, ec.reportJsonSchema({ dialect: "openai-strict" }));

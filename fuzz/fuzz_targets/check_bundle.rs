@@ -12,15 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(bundle) = Bundle::from_json(text) else { return };
     let Ok(clock) = Clock::fixed("2026-11-29T00:00:00+00:00") else { return };
     for escaping in [Escaping::Hardened, Escaping::Reference] {
-        let options = BundleOptions {
-            clock: clock.clone(),
-            render: true,
-            store: Default::default(),
-            limits: Default::default(),
-            escaping,
-            review_key: None,
-            lang: Default::default(),
-        };
+        let options = BundleOptions { escaping, ..BundleOptions::new(clock.clone()) };
         if let Ok(result) = check_bundle(&bundle, &options) {
             if let Some(a) = result.artifact {
                 assert_eq!(a.content_digest, sha256_hex(&a.content));

@@ -950,6 +950,17 @@ pub fn record_review(
     typed(&review)
 }
 
+/// The scope, report and reviews that `assess` and `render` take, read under the store's
+/// policy. The policy is cloned before reading: the caller's code (a `toJSON`, a getter)
+/// may call the same store while an argument is read.
+fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportInput, reviews: Option<JsReviews>, lang: Lang) -> Result<(Scope, Report, Vec<Review>), JsValue> {
+    let policy = store.core()?.policy().clone();
+    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
+    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let reviews = reviews_arg(reviews, lang)?;
+    Ok((scope, report, reviews))
+}
+
 /// Assesses a report against the store's current snapshots (in the store's language
 /// unless `lang` is given).
 #[wasm_bindgen]
@@ -962,11 +973,7 @@ pub fn assess(
 ) -> Result<JsAssessment, JsValue> {
     let options = options_arg::<crate::options::AssessOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    // The store carries the policy: the report and reviews are read under it.
-    let policy = store.core()?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
-    let reviews = reviews_arg(reviews, lang)?;
+    let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
     let a = crate::assess::assess_in(&scope, &report, &*store.core()?, &reviews, check, lang).in_lang(lang)?;
@@ -985,10 +992,7 @@ pub fn render(
 ) -> Result<JsArtifact, JsValue> {
     let options = options_arg::<crate::options::RenderOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    let policy = store.core()?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
-    let reviews = reviews_arg(reviews, lang)?;
+    let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
     let clock = options.clock(host_clock()).in_lang(lang)?;

@@ -10,22 +10,41 @@ WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
+.PHONY: all setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh wasm npm
 
+# Two wasm modules, each for Node and the web: the main entry's (Cargo feature `core`) and
+# evidence-check/extras' (feature `extras`); js/assemble.mjs puts the extras builds next to
+# the main ones in pkg/node and pkg/web.
+CORE_FEATURES := -- --no-default-features --features core,console_error_panic_hook
+EXTRAS_FEATURES := -- --no-default-features --features extras,console_error_panic_hook
+
 pkg/node/evidence_check_bg.wasm: $(PKG_SRC)
-	$(WASM_PACK) build --release --target nodejs --out-dir pkg/node --out-name evidence_check --no-pack
+	$(WASM_PACK) build --release --target nodejs --out-dir pkg/node --out-name evidence_check --no-pack $(CORE_FEATURES)
 	@touch $@
 
 pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
-	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack
+	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack $(CORE_FEATURES)
 	@touch $@
 
-pkg/package.json: pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
+pkg/extras/node/evidence_check_extras_bg.wasm: $(PKG_SRC)
+	$(WASM_PACK) build --release --target nodejs --out-dir pkg/extras/node --out-name evidence_check_extras --no-pack $(EXTRAS_FEATURES)
+	@touch $@
+
+pkg/extras/web/evidence_check_extras_bg.wasm: $(PKG_SRC)
+	$(WASM_PACK) build --release --target web --out-dir pkg/extras/web --out-name evidence_check_extras --no-pack $(EXTRAS_FEATURES)
+	@touch $@
+
+WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm pkg/extras/node/evidence_check_extras_bg.wasm pkg/extras/web/evidence_check_extras_bg.wasm
+
+## wasm: the four wasm builds only (iterate with it, then `node js/assemble.mjs`)
+wasm: setup $(WASM_BUILDS)
+
+pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
 	node js/assemble.mjs
 
 ## build: the npm package in pkg/ (Node and web builds, CLI, types)
@@ -79,6 +98,8 @@ test-native:
 test-lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) clippy --lib --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) clippy --lib --target wasm32-unknown-unknown --no-default-features --features core -- -D warnings
+	$(CARGO) clippy --lib --target wasm32-unknown-unknown --no-default-features --features extras -- -D warnings
 
 test-wasm-node: setup
 	$(WASM_PACK) test --node -- --test node

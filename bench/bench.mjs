@@ -202,7 +202,9 @@ function startup() {
   };
   const empty = wall(["-e", ""]);
   const first = wall(["-e", script]);
-  return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length, empty_node_ms: empty, first_result_ms: first, first_result_beyond_node_ms: first - empty };
+  // evidence-check/extras has its own module, loaded only where it is imported.
+  const extras = readFileSync(join(ROOT, "pkg", "node", "evidence_check_extras_bg.wasm"));
+  return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length, extras_wasm_bytes: extras.length, extras_wasm_gzip_bytes: gzipSync(extras, { level: 9 }).length, empty_node_ms: empty, first_result_ms: first, first_result_beyond_node_ms: first - empty };
 }
 
 // ---- 4. batch: the CLI on a directory of seed-sized bundles ---------------------------
@@ -258,7 +260,8 @@ const rows = [
   ["scale: checkBundle / digestText", `${f(r.scale.base.vs_digest_text, 2)}×`, "≤ 1.3×"],
   ["scale: growth, sources ×2", `${f(r.scale.growth_sources_x2, 2)}×`, "≤ 2.1×"],
   ["scale: growth of the non-hashing part, claims ×10", `${f(r.scale.growth_claims_x10_non_hashing, 2)}×`, "≤ 10.5×"],
-  [".wasm size raw / gzipped", `${(r.startup.wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.wasm_gzip_bytes / 1024).toFixed(0)} KiB`, "< 100 KB gzipped"],
+  [".wasm size raw / gzipped (the main entry's)", `${(r.startup.wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.wasm_gzip_bytes / 1024).toFixed(0)} KiB`, "< 100 KB gzipped"],
+  ["evidence-check/extras .wasm raw / gzipped", `${(r.startup.extras_wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.extras_wasm_gzip_bytes / 1024).toFixed(0)} KiB`, ""],
   ["start-up: first result beyond an empty node", `${f(r.startup.first_result_beyond_node_ms)} ms`, "< 25 ms"],
   [`batch: ${r.batch.bundles} bundles, 1 job`, `${f(r.batch.jobs1_per_sec, 0)} /s`, ""],
   [`batch: 2 jobs`, `${f(r.batch.jobs2_per_sec, 0)} /s (${f(r.batch.speedup_2_jobs, 2)}×)`, "≥ 1.7×"],

@@ -62,5 +62,6 @@ mkdirSync(join(pkg, "bin"), { recursive: true });
 for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 (await import("./entry-hook.mjs")).default(root, pkg, manifest); // the entries and their types (js/entry*)
+(await import("./entry-extras-hook.mjs")).default(root, pkg, manifest); // evidence-check/extras, its own wasm
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`assembled pkg/ (evidence-check ${version})`);

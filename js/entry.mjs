@@ -3,27 +3,16 @@
 // module when it is initialised), plus a coded `invalid_argument` when something that is
 // not an EvidenceStore is given where one is expected.
 import * as raw from "./evidence_check.js";
-import { EvidenceCheckError, ContractError, EvidenceError } from "./errors.js";
+import { EvidenceCheckError, ContractError, EvidenceError, initializers } from "./errors.js";
 import { guardStore } from "./guard.js";
 
 export * from "./evidence_check.js";
 export { EvidenceCheckError, ContractError, EvidenceError };
 
 const classes = { EvidenceCheckError, ContractError, EvidenceError };
-const register = () => raw.__registerErrorClasses(EvidenceCheckError, ContractError, EvidenceError);
-
-/** Initialises the module (as wasm-bindgen's `init`), then registers the error classes. */
-export default async function init(...args) {
-  const out = await raw.default(...args);
-  register();
-  return out;
-}
-
-export function initSync(...args) {
-  const out = raw.initSync(...args);
-  register();
-  return out;
-}
+/** `init` initialises the module (as wasm-bindgen's `init`), then registers the error classes; `initSync` likewise. */
+const { init, initSync } = initializers(raw);
+export { init as default, initSync };
 
 export const assess = guardStore(raw.assess, 2, classes, raw.EvidenceStore);
 export const render = guardStore(raw.render, 2, classes, raw.EvidenceStore);

@@ -4,7 +4,7 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { describeError, errorClass, loadPackage, localeLang, readInputFile, terminalSafe } from "./load.mjs";
+import { describeError, errorClass, loadExtras, localeLang, readInputFile, terminalSafe } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
@@ -94,7 +94,7 @@ export function main(argv) {
     return 0;
   }
   try {
-    const lib = loadPackage();
+    const lib = loadExtras();
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
     process.stderr.write(describeError(err) + "\n");

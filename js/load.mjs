@@ -24,6 +24,11 @@ export function loadPackage() {
   return require(packageEntry());
 }
 
+/** evidence-check/extras (its own wasm module: the importers, schemas, outcomes…), next to the main entry. */
+export function loadExtras() {
+  return require(join(dirname(packageEntry()), "extras.js"));
+}
+
 /**
  * The package's version: from the package.json next to the Node build (the npm
  * package's own; in the repository pkg/package.json, which js/assemble.mjs writes from

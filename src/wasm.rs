@@ -3,6 +3,12 @@
 //! Data crosses the boundary as JSON text once per argument and once per result, with
 //! the reference's snake_case field names. Every thrown value is an `Error` whose
 //! `name` is `ContractError` (with `.issues`) or `EvidenceError`, with a stable `.code`.
+//!
+//! Two entries are built from this file (Cargo features, see the Makefile): `core`, the
+//! package's main entry, and `extras`, the second wasm behind `evidence-check/extras`
+//! (JSON Schemas, Web Annotations, excerpts and outcomes, the document catalogue, offset
+//! conversions, importers). The shared helpers serve both; the default build has both.
+#![cfg_attr(not(all(feature = "core", feature = "extras")), allow(dead_code, unused_imports))]
 
 use js_sys::{JsString, Reflect, JSON};
 use serde::de::DeserializeOwned;
@@ -27,6 +33,7 @@ use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded,
 use crate::review::Review;
 use crate::store::EvidenceStore as CoreStore;
 
+#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
 /** Whose data this is; identifiers match `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`. */
@@ -225,8 +232,10 @@ export interface ErrorClasses {
 "#;
 
 /// The code unions, made from the error kinds' code lists.
+#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const EVIDENCE_CODE_TS: &str = crate::error::EVIDENCE_CODE_TS;
+#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const ISSUE_CODE_TS: &str = crate::error::ISSUE_CODE_TS;
 
@@ -417,6 +426,7 @@ pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function
 
 /// The error classes every function throws, for `instanceof` (the same classes the
 /// package exports by name): `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = errorClasses)]
 pub fn error_classes() -> JsErrorClasses {
     CLASSES.with(|c| JsValue::from(c.borrow().object.clone())).unchecked_into()
@@ -658,12 +668,14 @@ fn host_clock() -> Clock {
 // wasm-bindgen's "null pointer passed to rust".
 
 /// Snapshots of the sources of a trusted catalogue, per scope.
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub struct EvidenceStore {
     inner: std::cell::RefCell<Option<Box<CoreStore>>>,
     lang: Lang,
 }
 
+#[cfg(feature = "core")]
 impl EvidenceStore {
     /// The core store, or `store_freed`.
     fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
@@ -672,6 +684,7 @@ impl EvidenceStore {
     }
 }
 
+#[cfg(feature = "core")]
 impl EvidenceStore {
     /// An argument read under the store's policy (the store carries it) and in its language.
     fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
@@ -682,18 +695,21 @@ impl EvidenceStore {
 
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
 /// the core store is borrowed).
+#[cfg(feature = "core")]
 fn busy_error() -> JsValue {
     argument_error("the store is in use by a call in progress")
 }
 
 /// Whether a JS string is blank in the core's sense, read in bounded pieces (never
 /// copied into wasm memory whole).
+#[cfg(feature = "core")]
 fn js_blank(s: &JsString) -> bool {
     const PIECE: u32 = 16 * 1024;
     let len = s.length();
     (0..len.div_ceil(PIECE)).all(|i| crate::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
 }
 
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl EvidenceStore {
     /// A store over a trusted catalogue. Throws when there are more than `maxSources`
@@ -846,6 +862,7 @@ impl EvidenceStore {
 
 /// Parses and checks a report (JSON text or an object). Throws a `ContractError`
 /// listing every violation.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
     let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
@@ -855,12 +872,14 @@ pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Re
     typed(&Report::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?)
 }
 
+#[cfg(feature = "extras")]
 fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
     let options = options_arg::<crate::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
     Ok((options.dialect(), options.limits().in_lang(Lang::Zh)?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = reportJsonSchema)]
 pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
@@ -868,6 +887,7 @@ pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSche
 }
 
 /// The JSON Schema of a citation.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = citationJsonSchema)]
 pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
@@ -875,6 +895,7 @@ pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSc
 }
 
 /// The JSON Schema of a claim.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = claimJsonSchema)]
 pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
@@ -882,6 +903,7 @@ pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchem
 }
 
 /// The JSON Schema of a bundle (the CLI's input).
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = bundleJsonSchema)]
 pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
@@ -889,6 +911,7 @@ pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSche
 }
 
 /// SHA-256 hex of the report's canonical JSON.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = reportDigest)]
 pub fn report_digest(report: JsReportInput) -> Result<String, JsValue> {
     let report: Report = parse_arg(&report.into(), true, "report", Lang::Zh)?;
@@ -896,12 +919,14 @@ pub fn report_digest(report: JsReportInput) -> Result<String, JsValue> {
 }
 
 /// SHA-256 hex of the LF-normalised text: a source's digest.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = digestText)]
 pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<String, JsValue> {
     Ok(crate::digest::digest_text(&text_arg(&text, "text")?))
 }
 
 /// Records a reviewer's verdict on one claim, bound to the scope and report digest.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = recordReview)]
 pub fn record_review(
     scope: JsScope,
@@ -953,6 +978,7 @@ pub fn record_review(
 /// The scope, report and reviews that `assess` and `render` take, read under the store's
 /// policy. The policy is cloned before reading: the caller's code (a `toJSON`, a getter)
 /// may call the same store while an argument is read.
+#[cfg(feature = "core")]
 fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportInput, reviews: Option<JsReviews>, lang: Lang) -> Result<(Scope, Report, Vec<Review>), JsValue> {
     let policy = store.core()?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
@@ -963,6 +989,7 @@ fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportInput, revi
 
 /// Assesses a report against the store's current snapshots (in the store's language
 /// unless `lang` is given).
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub fn assess(
     scope: JsScope,
@@ -982,6 +1009,7 @@ pub fn assess(
 
 /// Renders the Markdown artifact (in the store's language unless `lang` is given);
 /// throws for an invalid report or an oversize artifact.
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub fn render(
     scope: JsScope,
@@ -1001,6 +1029,7 @@ pub fn render(
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = checkBundle)]
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = options_arg::<crate::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
@@ -1012,6 +1041,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
 
 // ---- excerpts and outcomes (the second article) --------------------------------------
 
+#[cfg(feature = "extras")]
 fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     let s = text_arg(value, "status")?;
     AnswerStatus::parse(&s).ok_or_else(|| {
@@ -1022,6 +1052,7 @@ fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
 
 /// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
 /// of a document, or of the catalogue's document `itemId`.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = extractExcerpts)]
 pub fn extract_excerpts(
     source: JsDocumentOrCatalog,
@@ -1042,6 +1073,7 @@ pub fn extract_excerpts(
 }
 
 /// Runs `f` over the documents of a list or a catalogue.
+#[cfg(feature = "extras")]
 fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
     match catalog_handle(&source)? {
         Some(handle) => with_catalog(handle, |c, _| f(&c.library())),
@@ -1053,6 +1085,7 @@ fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Resu
 }
 
 /// Whether a claim is exactly the line it names, in the document version it names.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = checkExcerpt)]
 pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
     let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::Zh)?;
@@ -1060,6 +1093,7 @@ pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Resu
 }
 
 /// Support and completeness of an answer's claims about one item, given its status.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = evaluateClaims)]
 pub fn evaluate_claims(
     documents: JsDocumentSource,
@@ -1075,6 +1109,7 @@ pub fn evaluate_claims(
 
 /// The catalogue of `options.catalog`, if any. A catalogue is an instance, not data: it
 /// is read as a handle through catching calls, never serialised.
+#[cfg(feature = "extras")]
 fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
     let Some(value) = options.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(None) };
     if !value.is_object() {
@@ -1093,6 +1128,7 @@ fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
 
 /// The executor's decision on a policy's finish, from the task and the observations;
 /// with `options.catalog`, claims are checked against the frozen catalogue.
+#[cfg(feature = "extras")]
 #[wasm_bindgen]
 pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
     let task: Task = parse_arg(&task.into(), false, "task", Lang::Zh)?;
@@ -1108,6 +1144,7 @@ pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, op
 /// Grades one task of an evaluation run. With `options.catalog` support and coverage
 /// are recomputed from the outcome's claims; without, they are the outcome's own
 /// (`evaluation: "trusted"`).
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = gradeTask)]
 pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
     let catalog = catalog_option(options.map(Into::into))?;
@@ -1127,6 +1164,7 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
 /// Converts an offset into `text` between units. An offset inside one character
 /// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts; the message
 /// is in `options.lang`.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = convertOffset)]
 pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -1142,7 +1180,8 @@ pub fn convert_offset(
     Ok(crate::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
 }
 
-/// Bytes of linear memory the module holds (for leak checks; it never shrinks).
+/// Bytes of linear memory the module holds (for leak checks; it never shrinks). Each
+/// entry has its own module, and its own `wasmMemoryBytes`.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65_536) as f64
@@ -1153,6 +1192,7 @@ pub fn wasm_memory_bytes() -> f64 {
 /// One W3C Web Annotation per valid citation of the report (TextQuoteSelector with up to
 /// 32 code points of context, TextPositionSelector in code points, revision and digest
 /// in the state). Errors are in the store's language unless `options.lang` is given.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
     let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
@@ -1164,6 +1204,7 @@ pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &Evidenc
 
 /// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
 /// annotation, see `EvidenceStore.fromWebAnnotation`).
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
     let v = value_arg(&annotation.into(), "annotation", Lang::Zh)?;
@@ -1173,6 +1214,7 @@ pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, Js
 // ==== importers and the quote locator (issue 17) ========================================
 // Kept together at the end of the file to ease merging.
 
+#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const IMPORT_TYPES: &str = r#"
 /** Picks one occurrence of a quote: W3C TextQuoteSelector context (the text right before and after), or the n-th occurrence (1-based). `whitespace: "loose"` matches whitespace runs loosely, only when asked. `compat: "reference"`: the reference's count (non-overlapping) and its one code `quote_not_unique`. */
@@ -1250,6 +1292,7 @@ extern "C" {
 /// Locates the quote-only citations of a draft report (`{source_id, quote, prefix?,
 /// suffix?, occurrence?}`) in the store's current snapshots. Absent or ambiguous quotes
 /// are issues and their citations are left out, so their claims can only be insufficient.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = locateCitations)]
 pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
     let options = options_arg::<crate::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
@@ -1264,6 +1307,7 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
 
 /// Locates the quote-only citations of a draft bundle against its own sources: the
 /// bundle to check, what was located, and the issues.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = locateBundle)]
 pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
     let options = options_arg::<crate::options::LocateBundleOptions>(options.map(Into::into), Lang::Zh)?;
@@ -1274,6 +1318,7 @@ pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions
 }
 
 /// A bundle from an Anthropic Messages API request and its response with citations.
+#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
     let options: JsValue = options.into();
@@ -1288,6 +1333,7 @@ pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropic
 
 // ---- the document catalogue (the second article's frozen documents table) ------------
 
+#[cfg(feature = "extras")]
 thread_local! {
     /// The catalogues alive, by handle, with their language: a function given a
     /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
@@ -1296,6 +1342,7 @@ thread_local! {
 }
 
 /// The handle of a `DocumentCatalog` instance; `None` for anything else.
+#[cfg(feature = "extras")]
 fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
     if !value.is_object() || is_array_caught(value).unwrap_or(true) {
         return Ok(None);
@@ -1305,11 +1352,13 @@ fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
     Ok(handle.as_f64().map(|h| h as u32))
 }
 
+#[cfg(feature = "extras")]
 fn freed_catalog() -> JsValue {
     argument_error("the DocumentCatalog was freed")
 }
 
 /// Runs `f` over a live catalogue and its language.
+#[cfg(feature = "extras")]
 fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
     CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(freed_catalog)
 }
@@ -1318,18 +1367,21 @@ fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Resu
 /// different body under the same id throws `document_changed` and replaces nothing.
 /// Pass it wherever a document list goes, and as `options.catalog` to `finalize` and
 /// `gradeTask`.
+#[cfg(feature = "extras")]
 #[wasm_bindgen]
 pub struct DocumentCatalog {
     handle: u32,
     lang: Lang,
 }
 
+#[cfg(feature = "extras")]
 impl Drop for DocumentCatalog {
     fn drop(&mut self) {
         CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
     }
 }
 
+#[cfg(feature = "extras")]
 impl DocumentCatalog {
     fn adopt(inner: CoreCatalog, lang: Lang) -> DocumentCatalog {
         let handle = NEXT_CATALOG.with(|n| {
@@ -1346,6 +1398,7 @@ impl DocumentCatalog {
     }
 }
 
+#[cfg(feature = "extras")]
 #[wasm_bindgen]
 impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
@@ -1407,6 +1460,7 @@ impl DocumentCatalog {
 
 // ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
 
+#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const PARSE_BUNDLE_TYPES: &str = r#"
 /** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
@@ -1426,6 +1480,7 @@ extern "C" {
 /// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
 /// parsed, without checking it against its sources. `requireContents: false` lets sources
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parseBundle)]
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
     let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
@@ -1440,6 +1495,7 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
 /// The text with every character that would hide content (controls, bidirectional and
 /// other format characters, fillers, stray variation selectors, tag characters) written
 /// as `⟦U+XXXX⟧`, line feeds and tabs kept: what the hardened artifact shows, for a page.
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = showInvisible)]
 pub fn show_invisible(text: &str) -> String {
     crate::visible::show_invisible(text)
@@ -1450,6 +1506,7 @@ pub fn show_invisible(text: &str) -> String {
 /// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
 /// naming it (`field`). For hosts that load a policy file (the CLI's `--policy FILE.json`).
+#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parsePolicy)]
 pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
     let parsed = match policy.as_string() {

@@ -9,6 +9,7 @@ import { startServer } from "../../js/serve.mjs";
 import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
+const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
 let server;
 let browser;
 
@@ -234,8 +235,8 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
   const store = new ec.EvidenceStore(b.sources.map((s) => s.spec), { now: "2026-11-29T00:00:00+00:00" });
   for (const s of b.sources) store.ingest(b.scope, s.spec.source_id, s.content);
   assert.deepEqual(inBrowser, {
-    schema: ec.reportJsonSchema(),
-    strict: ec.reportJsonSchema({ dialect: "openai-strict" }),
+    schema: ex.reportJsonSchema(),
+    strict: ex.reportJsonSchema({ dialect: "openai-strict" }),
     annotations: ec.toWebAnnotations(b.scope, b.report, store),
     back: [b.report.claims[0].citations[0], b.report.claims[1].citations[0]],
     errorIsContractError: true,

@@ -81,7 +81,7 @@ async function openBuilt(dir, page = "index.html") {
 const html = (script) => `<!doctype html><meta charset="utf-8"><title>app</title><body><script type="module" src="${script}"></script></body>`;
 
 test("the recipes hold the app and one configuration per bundler", () => {
-  assert.deepEqual(Object.keys(recipeFiles()).sort(), ["build.mjs", "src/main.js", "vite.config.js", "webpack.config.js"]);
+  assert.deepEqual(Object.keys(recipeFiles()).sort(), ["build.mjs", "src/extras.js", "src/main.js", "vite.config.js", "webpack.config.js"]);
 });
 
 test("Vite: vite build of the app, then the page computes the digest", async () => {
@@ -120,4 +120,19 @@ test("esbuild: without the copy step the .wasm is missing (404); with the docume
   writeFileSync(join(dir, "dist", "index.html"), html("main.js"));
   const result = await openBuilt(join(dir, "dist"));
   assert.deepEqual(result, { digest: DIGEST, errors: [], missing: [] });
+});
+
+test("evidence-check/extras: Vite and the documented esbuild build emit both modules; the page computes with each", async () => {
+  const files = recipeFiles();
+  const vite = app("vite", { "src/main.js": files["src/extras.js"], "vite.config.js": files["vite.config.js"], "index.html": html("/src/main.js") });
+  run(vite, `import { build } from "vite"; await build({ logLevel: "error" });`);
+  const assets = readdirSync(join(vite, "dist", "assets"));
+  assert.ok(assets.some((f) => /^evidence_check_extras_bg.*\.wasm$/.test(f)) && assets.some((f) => /^evidence_check_bg.*\.wasm$/.test(f)), assets.join(" "));
+  assert.deepEqual(await openBuilt(join(vite, "dist")), { digest: DIGEST, errors: [], missing: [] });
+
+  const esb = app("esbuild", { "src/main.js": files["src/extras.js"], "build.mjs": files["build.mjs"] });
+  const r = spawnSync(process.execPath, ["build.mjs"], { cwd: esb, encoding: "utf8", timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  writeFileSync(join(esb, "dist", "index.html"), html("main.js"));
+  assert.deepEqual(await openBuilt(join(esb, "dist")), { digest: DIGEST, errors: [], missing: [] });
 });

@@ -93,7 +93,7 @@ function browserEntry(entry) {
 }
 
 before(async () => {
-  const imports = { "evidence-check": browserEntry("."), "evidence-check/web": browserEntry("./web") };
+  const imports = { "evidence-check": browserEntry("."), "evidence-check/web": browserEntry("./web"), "evidence-check/extras": browserEntry("./extras") };
   server = await serveStatic({
     "/": { type: "text/html; charset=utf-8", body: `<!doctype html><meta charset="utf-8"><title>docs</title>
 <script type="importmap">${JSON.stringify({ imports })}</script><body></body>` },
@@ -233,11 +233,14 @@ test("every relative link of the README and docs/ names a file that exists, and 
   assert.deepEqual(broken, []);
 });
 
-test("docs/api.md names every export of the package: the Node build, the web build and evidence-check/mcp", async () => {
+test("docs/api.md names every export of the package: the Node build, the web build, evidence-check/extras and evidence-check/mcp", async () => {
   const api = readFileSync(join(ROOT, "docs", "api.md"), "utf8");
   const web = await import(join(PKG, "web", "evidence_check.js"));
   const mcp = await import(join(PKG, "bin", "mcp.mjs"));
-  const names = new Set([...Object.keys(createRequire(import.meta.url)(join(PKG, "node", "evidence_check.js"))), ...Object.keys(web), ...Object.keys(mcp)]);
+  const extras = await import(join(PKG, "web", "evidence_check_extras.js"));
+  const require = createRequire(import.meta.url);
+  const node = [join(PKG, "node", "evidence_check.js"), join(PKG, "node", "evidence_check_extras.js")].flatMap((f) => Object.keys(require(f)));
+  const names = new Set([...node, ...Object.keys(web), ...Object.keys(extras), ...Object.keys(mcp)]);
   names.delete("default");
   names.add("init");
   const missing = [...names].filter((n) => !n.startsWith("__") && !new RegExp(`\\b${n}\\b`).test(api)).sort();

@@ -8,6 +8,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { ROOT, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
+const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
 const bundle = readJson("examples", "demo.bundle.json");
 const ajv = () => new Ajv2020({ strict: true, allErrors: true });
 
@@ -24,7 +25,7 @@ function goldenReports() {
 }
 
 test("every golden report the contract accepts validates against the schema; every one it refuses on a schema rule does not", () => {
-  const validate = ajv().compile(ec.reportJsonSchema());
+  const validate = ajv().compile(ex.reportJsonSchema());
   let accepted = 0;
   for (const [name, report] of goldenReports()) {
     let ok = true;
@@ -53,12 +54,12 @@ test("schema-valid samples are accepted by the contract (standard and openai-str
     { title: "😀".repeat(120), claims: [{ claim_id: "A-1_z", text: "x", kind: "inference", rationale: "because", citations: [] }], conflicts: [], gaps: ["g"] },
     { ...bundle.report, conflicts: [{ claim_ids: ["claim_a", "claim_b"], reason: "r" }] },
   ];
-  const standard = ajv().compile(ec.reportJsonSchema());
+  const standard = ajv().compile(ex.reportJsonSchema());
   for (const s of samples) {
     assert.equal(standard(s), true, JSON.stringify(standard.errors));
     assert.equal(ec.parseReport(s).title, s.title);
   }
-  const strictSchema = ec.reportJsonSchema({ dialect: "openai-strict" });
+  const strictSchema = ex.reportJsonSchema({ dialect: "openai-strict" });
   const strict = ajv().compile(strictSchema);
   const strictSample = {
     title: "t",
@@ -83,8 +84,8 @@ test("schema-valid samples are accepted by the contract (standard and openai-str
   };
   walk(strictSchema);
   assert.match(strictSchema.description, /start < end/);
-  for (const f of ["citationJsonSchema", "claimJsonSchema", "bundleJsonSchema"]) ajv().compile(ec[f]());
-  assert.equal(ajv().compile(ec.bundleJsonSchema())(bundle), true);
+  for (const f of ["citationJsonSchema", "claimJsonSchema", "bundleJsonSchema"]) ajv().compile(ex[f]());
+  assert.equal(ajv().compile(ex.bundleJsonSchema())(bundle), true);
 });
 
 test("web annotations round-trip every citation of the example", () => {
@@ -94,9 +95,9 @@ test("web annotations round-trip every citation of the example", () => {
   assert.deepEqual(annotations.map((a) => a.id), ["urn:evidence-check:citation:citation_a", "urn:evidence-check:citation:citation_b"]);
   assert.deepEqual(annotations[0].target.selector[0], { type: "TextQuoteSelector", exact: "方案 A 支持离线整理。", prefix: "# 人工测试资料\n", suffix: "\n" });
   assert.deepEqual(annotations[0].body.map((b) => b.value), [bundle.report.claims[0].text, bundle.report.claims[2].text]);
-  const citations = annotations.map((a) => ec.fromWebAnnotation(a));
+  const citations = annotations.map((a) => ex.fromWebAnnotation(a));
   assert.deepEqual(citations, [bundle.report.claims[0].citations[0], bundle.report.claims[1].citations[0]]);
-  assert.throws(() => ec.fromWebAnnotation({ ...annotations[0], target: { source: "x" } }), (e) => e.name === "ContractError" && e.issues[0].path === "/target/selector");
+  assert.throws(() => ex.fromWebAnnotation({ ...annotations[0], target: { source: "x" } }), (e) => e.name === "ContractError" && e.issues[0].path === "/target/selector");
 });
 
 test("a stale citation carries a repair hint and stays invalid", () => {

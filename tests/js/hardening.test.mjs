@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
+const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
 const bundle = readJson("examples", "demo.bundle.json");
 const scope = bundle.scope;
 const specs = bundle.sources.map((s) => s.spec);
@@ -31,20 +32,20 @@ test("convertOffset agrees with JavaScript's own string indexing", () => {
     const s = randomText(next);
     for (let i = 0; i <= s.length; i++) {
       if (splitsPair(s, i)) {
-        assert.throws(() => ec.convertOffset(s, i, "utf16", "code_point"), (e) => e.code === "splits_surrogate_pair");
+        assert.throws(() => ex.convertOffset(s, i, "utf16", "code_point"), (e) => e.code === "splits_surrogate_pair");
         continue;
       }
       const cp = Array.from(s.slice(0, i)).length;
       const bytes = Buffer.byteLength(s.slice(0, i));
-      assert.equal(ec.convertOffset(s, i, "utf16", "code_point"), cp);
-      assert.equal(ec.convertOffset(s, i, "utf16", "utf8"), bytes);
-      assert.equal(ec.convertOffset(s, cp, "code_point", "utf16"), i);
-      assert.equal(ec.convertOffset(s, bytes, "utf8", "utf16"), i);
+      assert.equal(ex.convertOffset(s, i, "utf16", "code_point"), cp);
+      assert.equal(ex.convertOffset(s, i, "utf16", "utf8"), bytes);
+      assert.equal(ex.convertOffset(s, cp, "code_point", "utf16"), i);
+      assert.equal(ex.convertOffset(s, bytes, "utf8", "utf16"), i);
     }
-    assert.throws(() => ec.convertOffset(s, s.length + 1, "utf16", "utf8"), (e) => e.code === "offset_out_of_range");
+    assert.throws(() => ex.convertOffset(s, s.length + 1, "utf16", "utf8"), (e) => e.code === "offset_out_of_range");
   }
-  assert.throws(() => ec.convertOffset("é", 1, "utf8", "utf16"), (e) => e.code === "splits_utf8_sequence");
-  assert.throws(() => ec.convertOffset("a", 0, "bytes", "utf16"), (e) => e.code === "invalid_argument");
+  assert.throws(() => ex.convertOffset("é", 1, "utf8", "utf16"), (e) => e.code === "splits_utf8_sequence");
+  assert.throws(() => ex.convertOffset("a", 0, "bytes", "utf16"), (e) => e.code === "invalid_argument");
 });
 
 test("quoteRange takes a JS (UTF-16) range and gives the contract's code points", () => {
@@ -88,17 +89,17 @@ test("a lone surrogate in any string argument is refused with invalid_unicode", 
     "recordReview claimId": () => ec.recordReview(scope, bundle.report, lone, "supported", "n"),
     "recordReview note": () => ec.recordReview(scope, bundle.report, "claim_a", "supported", lone),
     "checkBundle object": () => ec.checkBundle({ ...bundle, sources: [{ ...bundle.sources[0], content: lone }, bundle.sources[1]] }),
-    "convertOffset text": () => ec.convertOffset(lone, 0, "utf16", "utf8"),
-    "extractExcerpts": () => ec.extractExcerpts({ id: "d", title: "t", body: lone }),
+    "convertOffset text": () => ex.convertOffset(lone, 0, "utf16", "utf8"),
+    "extractExcerpts": () => ex.extractExcerpts({ id: "d", title: "t", body: lone }),
     "ingestReadResult object": () => store.ingestReadResult(scope, "plan_a", { status: "ok", data: { filename: "plan_a.md", content: lone } }),
     "ingestReadResult sourceId": () => store.ingestReadResult(scope, lone, { status: "ok", data: { filename: "plan_a.md", content: "x" } }),
     "quoteRange citationId": () => store.quoteRange(scope, ref, 0, 1, lone),
     "recordReview verdict": () => ec.recordReview(scope, bundle.report, "claim_a", lone, "n"),
     "assess reviews": () => ec.assess(scope, bundle.report, store, [{ ...bundle.reviews[0], note: lone }]),
     "render options.now": () => ec.render(scope, bundle.report, store, [], { now: lone }),
-    "evaluateClaims itemId": () => ec.evaluateClaims([], lone, [], "info"),
-    "checkExcerpt claim": () => ec.checkExcerpt([], { item_id: lone, sha256: "", line: 1, quote: "", text: "" }),
-    "finalize task": () => ec.finalize({ task_id: lone, kind: "query" }, [], { status: "abstain" }),
+    "evaluateClaims itemId": () => ex.evaluateClaims([], lone, [], "info"),
+    "checkExcerpt claim": () => ex.checkExcerpt([], { item_id: lone, sha256: "", line: 1, quote: "", text: "" }),
+    "finalize task": () => ex.finalize({ task_id: lone, kind: "query" }, [], { status: "abstain" }),
   };
   for (const [name, call] of Object.entries(calls)) {
     assert.throws(call, (e) => e instanceof Error && e.code === "invalid_unicode", name);
@@ -236,14 +237,14 @@ test("5,000 poisoned calls of each kind leave the instance and the store working
     "a Proxy whose get throws as report": () => ec.parseReport(new Proxy({}, { get() { throw 1; } })),
     "a revoked Proxy as report": () => ec.parseReport(revoked()),
     "a revoked Proxy as options": () => ec.checkBundle(bundle, revoked()),
-    "a revoked Proxy as a catalogue": () => ec.checkExcerpt(revoked(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
+    "a revoked Proxy as a catalogue": () => ex.checkExcerpt(revoked(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
     "a Proxy as quoteRange options": () => store.quoteRange(scope, ref, 0, 1, "c", throwing()),
     "a Proxy as review options": () => ec.recordReview(scope, bundle.report, "claim_a", "supported", "n", throwing()),
-    "a Proxy as a document list": () => ec.checkExcerpt(throwing(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
-    "a Proxy as a task": () => ec.finalize(throwing(), [], { status: "abstain" }),
-    "a Proxy as an annotation": () => ec.fromWebAnnotation(throwing()),
-    "a Proxy as schema options": () => ec.reportJsonSchema(throwing()),
-    "an offset whose valueOf throws": () => ec.convertOffset("abc", { valueOf() { throw new Error("valueOf"); } }, "utf16", "utf8"),
+    "a Proxy as a document list": () => ex.checkExcerpt(throwing(), { item_id: "i", sha256: "", line: 1, quote: "", text: "" }),
+    "a Proxy as a task": () => ex.finalize(throwing(), [], { status: "abstain" }),
+    "a Proxy as an annotation": () => ex.fromWebAnnotation(throwing()),
+    "a Proxy as schema options": () => ex.reportJsonSchema(throwing()),
+    "an offset whose valueOf throws": () => ex.convertOffset("abc", { valueOf() { throw new Error("valueOf"); } }, "utf16", "utf8"),
     "a range start whose valueOf throws": () => store.quoteRange(scope, ref, { valueOf() { throw 1; } }, 2, "c"),
   };
   for (const [label, call] of Object.entries(kinds)) {

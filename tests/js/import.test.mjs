@@ -13,13 +13,14 @@ import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mj
 
 const project = userProject();
 const ec = userRequire(project)("evidence-check");
+const ex = userRequire(project)("evidence-check/extras"); // the importers
 const fx = (name) => readJson("tests", "js", "fixtures", "anthropic", name);
 const scope = { tenant_id: "acme", user_id: "ana" };
 const opts = { scope, fetchedAt: NOW };
 const CLI = join(PKG, "bin", "cli.mjs");
 
 function checked(request, response) {
-  const bundle = ec.fromAnthropicMessage(request, response, opts);
+  const bundle = ex.fromAnthropicMessage(request, response, opts);
   return { bundle, result: ec.checkBundle(bundle, { now: NOW, lang: "en" }) };
 }
 
@@ -54,8 +55,8 @@ test("Anthropic fixture: every citation holds, whichever unit it used", () => {
 });
 
 test("an imported bundle, its import notes included, is valid under bundleJsonSchema", () => {
-  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(ec.bundleJsonSchema());
-  const bundle = ec.fromAnthropicMessage(fx("request.json"), fx("response.json"), opts);
+  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(ex.bundleJsonSchema());
+  const bundle = ex.fromAnthropicMessage(fx("request.json"), fx("response.json"), opts);
   assert.equal(validate(bundle), true, JSON.stringify(validate.errors));
   assert.equal(validate({ ...bundle, import_notes: [{ importer: "anthropic", unit: "bytes" }] }), false);
 });
@@ -95,12 +96,12 @@ test("Anthropic fixture: a document changed after the response makes its citatio
 test("Anthropic: page_location is refused naming the document; a scope is required", () => {
   const request = { messages: [{ role: "user", content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" }, title: "Annual report" }] }] };
   const response = { content: [{ type: "text", text: "Revenue grew", citations: [{ type: "page_location", cited_text: "Revenue grew", document_index: 0, document_title: "Annual report", start_page_number: 2, end_page_number: 3 }] }] };
-  assert.throws(() => ec.fromAnthropicMessage(request, response, opts), (e) => {
+  assert.throws(() => ex.fromAnthropicMessage(request, response, opts), (e) => {
     assert.equal(e.code, "contract");
     assert.deepEqual(e.issues, [{ path: "/response/content/0/citations/0", code: "not_allowed", message: 'page_location cites PDF pages of document 0 ("Annual report", /request/messages/0/content/0): PDF text is not ours to extract; send the document as text' }]);
     return true;
   });
-  assert.throws(() => ec.fromAnthropicMessage(request, response, {}), { code: "invalid_argument" });
+  assert.throws(() => ex.fromAnthropicMessage(request, response, {}), { code: "invalid_argument" });
 });
 
 function store(texts) {
@@ -170,7 +171,7 @@ test("store.fromWebAnnotation locates a quote-only annotation with the same loca
   assert.throws(() => st.fromWebAnnotation(scope, annotation([{ type: "TextQuoteSelector", exact: "one" }])), { code: "quote_ambiguous", count: 3 });
   assert.throws(() => st.fromWebAnnotation(scope, annotation({ type: "TextQuoteSelector", exact: "six" }, { state: { type: "SourceRevision", source_id: "a" } })), { code: "quote_not_found" });
   // Without the store it is refused, as before.
-  assert.throws(() => ec.fromWebAnnotation(annotation({ type: "TextQuoteSelector", exact: "one" })), { code: "contract" });
+  assert.throws(() => ex.fromWebAnnotation(annotation({ type: "TextQuoteSelector", exact: "one" })), { code: "contract" });
   st.free();
 });
 

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { NOW, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
+const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
 const bundle = readJson("examples", "demo.bundle.json");
 const specs = bundle.sources.map((s) => s.spec);
 const scope = bundle.scope;
@@ -48,16 +49,16 @@ test("the lang of a store carries into assess, render and locateCitations when t
 });
 
 test("convertOffset takes lang; the default stays zh", () => {
-  assert.throws(() => ec.convertOffset("abc", 9, "utf16", "code_point", { lang: "en" }), (e) => e.code === "offset_out_of_range" && e.message === "The offset is past the end of the text.");
-  assert.throws(() => ec.convertOffset("abc", 9, "utf16", "code_point"), (e) => e.code === "offset_out_of_range" && e.message === "偏移量超出正文末尾。");
-  assert.throws(() => ec.convertOffset("abc", 1, "utf16", "code_point", { lang: "fr" }), (e) => e.code === "invalid_argument");
+  assert.throws(() => ex.convertOffset("abc", 9, "utf16", "code_point", { lang: "en" }), (e) => e.code === "offset_out_of_range" && e.message === "The offset is past the end of the text.");
+  assert.throws(() => ex.convertOffset("abc", 9, "utf16", "code_point"), (e) => e.code === "offset_out_of_range" && e.message === "偏移量超出正文末尾。");
+  assert.throws(() => ex.convertOffset("abc", 1, "utf16", "code_point", { lang: "fr" }), (e) => e.code === "invalid_argument");
 });
 
 test("the lang of a catalogue carries into the functions given it", () => {
-  const en = new ec.DocumentCatalog({ lang: "en", documents: [{ id: "d1", title: "t", body: "- a\n" }] });
-  assert.throws(() => ec.extractExcerpts(en, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("The catalogue has no document with this id."));
-  const zh = new ec.DocumentCatalog({ documents: [{ id: "d1", title: "t", body: "- a\n" }] });
-  assert.throws(() => ec.extractExcerpts(zh, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("资料目录中没有该标识的资料。"));
+  const en = new ex.DocumentCatalog({ lang: "en", documents: [{ id: "d1", title: "t", body: "- a\n" }] });
+  assert.throws(() => ex.extractExcerpts(en, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("The catalogue has no document with this id."));
+  const zh = new ex.DocumentCatalog({ documents: [{ id: "d1", title: "t", body: "- a\n" }] });
+  assert.throws(() => ex.extractExcerpts(zh, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("资料目录中没有该标识的资料。"));
   assert.throws(() => en.import({ id: "d1", title: "t", body: "- b\n" }), (e) => e.code === "document_changed" && e.message.startsWith("The document's body changed"));
 });
 
@@ -67,7 +68,7 @@ test("an unknown option is refused with the names the call allows", () => {
     (e) => e.code === "invalid_argument" && e.message.includes("langue") && ["now", "maxSources", "maxSourceBytes", "lang"].every((n) => e.message.includes(`\`${n}\``)),
   );
   assert.throws(
-    () => ec.convertOffset("abc", 1, "utf16", "code_point", { language: "en" }),
+    () => ex.convertOffset("abc", 1, "utf16", "code_point", { language: "en" }),
     (e) => e.code === "invalid_argument" && e.message.includes("`lang`"),
   );
   assert.throws(() => ec.checkBundle(bundle, { maxClaims: -1 }), (e) => e.code === "invalid_argument" && e.message.includes("options.maxClaims"));

@@ -18,17 +18,22 @@ test("npm pack, npm install into an empty directory, then require, import and th
   assert.equal(tarball, "evidence-check-0.1.0.tgz");
   const listing = execFileSync("tar", ["-tzf", join(out, tarball)], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
   for (const f of ["package/package.json", "package/node/evidence_check.js", "package/node/evidence_check_bg.wasm", "package/node/evidence_check.d.ts",
-    "package/web/evidence_check.js", "package/web/evidence_check_bg.wasm", "package/bin/cli.mjs", "package/bin/mcp.mjs", "package/LICENSE", "package/README.md"]) {
+    "package/web/evidence_check.js", "package/web/evidence_check_bg.wasm", "package/bin/cli.mjs", "package/bin/mcp.mjs", "package/LICENSE", "package/README.md",
+    "package/node/extras.js", "package/node/extras.d.ts", "package/node/evidence_check_extras_bg.wasm", "package/web/extras.js", "package/web/extras.d.ts", "package/web/evidence_check_extras_bg.wasm"]) {
     assert.ok(listing.includes(f), `${f} is not in the tarball`);
   }
+  // The scratch builds of the extras module (pkg/extras/) are copied next to the main ones, not shipped.
+  assert.deepEqual(listing.filter((f) => f.startsWith("package/extras/")), []);
   const app = mkdtempSync(join(tmpdir(), "evidence-check-app-"));
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
   npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(out, tarball)], app);
   writeFileSync(join(app, "cjs.cjs"), `const ec = require("evidence-check"); console.log(ec.digestText("a\\r\\nb"));`);
   writeFileSync(join(app, "esm.mjs"), `import { digestText } from "evidence-check"; import { readSourcesViaMcp } from "evidence-check/mcp"; console.log(digestText("a\\r\\nb"), typeof readSourcesViaMcp);`);
+  writeFileSync(join(app, "extras.cjs"), `const { convertOffset, ContractError } = require("evidence-check/extras"); console.log(convertOffset("😀a", 2, "utf16", "code_point"), ContractError === require("evidence-check").ContractError);`);
   const digest = execFileSync(process.execPath, [join(app, "cjs.cjs")], { encoding: "utf8" }).trim();
   assert.equal(digest, createHash("sha256").update("a\nb").digest("hex"));
   assert.equal(execFileSync(process.execPath, [join(app, "esm.mjs")], { encoding: "utf8" }).trim(), `${digest} function`);
+  assert.equal(execFileSync(process.execPath, [join(app, "extras.cjs")], { encoding: "utf8" }).trim(), "1 true");
   const bin = spawnSync(join(app, "node_modules", ".bin", "evidence-check"), ["check", join(ROOT, "examples", "demo.bundle.json"), "--json"], { encoding: "utf8" });
   assert.equal(bin.status, 1, bin.stderr);
   assert.equal(JSON.parse(bin.stdout).assessment.status, "partial");

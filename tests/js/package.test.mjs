@@ -150,7 +150,6 @@ test("the package's .d.ts declares real types, never any", () => {
       "checkCitation(scope: Scope, citation: Citation): Snapshot;",
       "quote(scope: Scope, ref: SourceRef, text: string, citationId: string, options?: QuoteOptions | null): Citation;",
       "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: LocateOptions | null): Citation;",
-      "export function fromAnthropicMessage(request: AnthropicRequest | string, response: AnthropicResponse | string, options: AnthropicOptions): Bundle;",
       "export function locateCitations(scope: Scope, draft: DraftReport | string, store: EvidenceStore, options?: LocateOptions | null): LocateResult;",
       "export function parseReport(input: Report | string, options?: ParseOptions | null): ParsedReport;",
       "export function reportDigest(report: Report | string): string;",
@@ -160,5 +159,101 @@ test("the package's .d.ts declares real types, never any", () => {
     ]) {
       assert.ok(dts.includes(decl), `${target}: missing ${decl}`);
     }
+  }
+});
+
+// ---- evidence-check/extras: the second entry, with its own wasm module ----------------
+
+const EXTRAS = ["reportJsonSchema", "citationJsonSchema", "claimJsonSchema", "bundleJsonSchema", "fromWebAnnotation", "convertOffset", "DocumentCatalog",
+  "extractExcerpts", "checkExcerpt", "evaluateClaims", "finalize", "gradeTask", "fromAnthropicMessage", "locateBundle"];
+
+test("evidence-check/extras has the extras and the main entry does not; neither module exports the other's functions", async () => {
+  const req = userRequire(userProject());
+  const ec = req("evidence-check");
+  const ex = req("evidence-check/extras");
+  for (const name of EXTRAS) {
+    assert.equal(typeof ex[name], "function", `extras: ${name}`);
+    assert.equal(ec[name], undefined, `main entry: ${name}`);
+  }
+  for (const name of [...EXPORTS, "toWebAnnotations", "locateCitations", "parseBundle", "parsePolicy", "showInvisible"]) {
+    assert.equal(typeof ec[name], "function", `main entry: ${name}`);
+    assert.equal(ex[name], undefined, `extras: ${name}`);
+  }
+  // The split is in the wasm modules themselves, not only in the JS entries.
+  for (const target of ["node", "web"]) {
+    const exportsOf = (f) => WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(PKG, target, f)))).map((e) => e.name);
+    const main = exportsOf("evidence_check_bg.wasm");
+    const extras = exportsOf("evidence_check_extras_bg.wasm");
+    assert.ok(main.includes("checkBundle") && !main.includes("convertOffset") && !main.includes("documentcatalog_new"), `${target}: ${main.join(" ")}`);
+    assert.ok(extras.includes("convertOffset") && extras.includes("documentcatalog_new") && !extras.includes("checkBundle") && !extras.some((n) => n.startsWith("evidencestore_")), `${target}: ${extras.join(" ")}`);
+  }
+  // Each module has its own memory.
+  assert.equal(typeof ex.wasmMemoryBytes(), "number");
+});
+
+test("both entries throw instances of the same error classes: require, import, /node/extras, /web/extras", async () => {
+  const dir = userProject();
+  const req = userRequire(dir);
+  const ec = req("evidence-check");
+  const check = (ex, label) => {
+    for (const n of ["EvidenceCheckError", "ContractError", "EvidenceError"]) assert.equal(ex[n], ec[n], `${label}: ${n}`);
+    assert.throws(() => ex.fromWebAnnotation({}), (e) => e instanceof ec.ContractError && e instanceof ec.EvidenceCheckError && !(e instanceof ec.EvidenceError) && e.code === "contract", label);
+    assert.throws(
+      () => ex.convertOffset("😀", 1, "utf16", "code_point", { lang: "en" }),
+      (e) => e instanceof ec.EvidenceError && e.code === "splits_surrogate_pair" && e.name === "EvidenceError",
+      label,
+    );
+    assert.throws(() => ex.reportJsonSchema({ nope: 1 }), (e) => e instanceof ec.EvidenceError && e.code === "invalid_argument", label);
+    assert.equal(ex.__registerErrorClasses, undefined, label);
+  };
+  check(req("evidence-check/extras"), "require");
+  check(req("evidence-check/node/extras"), "require /node/extras");
+  writeFileSync(
+    join(dir, "extras.mjs"),
+    `import { ContractError } from "evidence-check";
+import { fromWebAnnotation, convertOffset, ContractError as Same } from "evidence-check/extras";
+try { fromWebAnnotation({}); } catch (e) { console.log(JSON.stringify([e instanceof ContractError, Same === ContractError, convertOffset("😀a", 2, "utf16", "code_point")])); }`,
+  );
+  assert.deepEqual(JSON.parse(execFileSync(process.execPath, [join(dir, "extras.mjs")], { encoding: "utf8" })), [true, true, 1]);
+  // The web entries, each initialised with its own module's bytes (as a page would with fetch).
+  const web = await import(join(dir, "node_modules", "evidence-check", "web", "index.js"));
+  const webExtras = await import(join(dir, "node_modules", "evidence-check", "web", "extras.js"));
+  webExtras.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_extras_bg.wasm")) });
+  assert.equal(webExtras.ContractError, web.ContractError);
+  assert.throws(() => webExtras.fromWebAnnotation({}), (e) => e instanceof web.ContractError && e.code === "contract");
+  assert.equal(webExtras.convertOffset("😀a", 2, "utf16", "code_point"), 1);
+});
+
+test("the extras module is loaded only where evidence-check/extras is required", () => {
+  const dir = userProject();
+  writeFileSync(
+    join(dir, "lazy.cjs"),
+    `const loaded = () => Object.keys(require.cache).filter((f) => f.includes("extras")).length;
+const ec = require("evidence-check");
+ec.checkBundle(require("fs").readFileSync(process.argv[2], "utf8"), { now: "${NOW}" });
+const before = loaded();
+require("evidence-check/extras").convertOffset("a", 1, "utf16", "utf8");
+console.log(JSON.stringify([before, loaded() > 0]));`,
+  );
+  const out = execFileSync(process.execPath, [join(dir, "lazy.cjs"), join(PKG, "..", "examples", "demo.bundle.json")], { encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out), [0, true]);
+});
+
+test("the extras .d.ts declares its functions and takes the data types and error classes from the main entry's", () => {
+  for (const target of ["node", "web"]) {
+    const dts = readFileSync(join(PKG, target, "evidence_check_extras.d.ts"), "utf8");
+    assert.match(dts, /^import type \{[^}]*\bCitation\b[^}]*\} from "\.\/evidence_check\.js";$/m, target);
+    assert.doesNotMatch(dts.replace(/export interface InitOutput \{[^}]*\}/, ""), /\bany\b/, `${target}: 'any' in the extras .d.ts`);
+    assert.doesNotMatch(dts, /^export interface (Scope|Citation|Report|Bundle)\b/m, `${target}: a data type declared twice`);
+    for (const decl of [
+      "export function convertOffset(text: string, offset: number, from: OffsetUnit, to: OffsetUnit, options?: LangOptions | null): number;",
+      "export function fromWebAnnotation(annotation: WebAnnotation): Citation;",
+      "export function fromAnthropicMessage(request: AnthropicRequest | string, response: AnthropicResponse | string, options: AnthropicOptions): Bundle;",
+      "export class DocumentCatalog {",
+    ]) {
+      assert.ok(dts.includes(decl), `${target}: missing ${decl}`);
+    }
+    const entry = readFileSync(join(PKG, target, "extras.d.ts"), "utf8");
+    assert.match(entry, /export type \* from "\.\/evidence_check\.js";/);
   }
 });

@@ -10,6 +10,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { ROOT, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
+const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
 const demo = readJson("examples", "demo.bundle.json");
 const scope = { tenant_id: "t", user_id: "u" };
 const MIB = 1024 * 1024;
@@ -211,16 +212,16 @@ test("a stale review of an otherwise clean report: needs_review, not invalid", (
 });
 
 test("reportJsonSchema states the policy, blank text and the inference rule", () => {
-  const s = ec.reportJsonSchema({ policy: "documents" });
+  const s = ex.reportJsonSchema({ policy: "documents" });
   assert.equal(s.properties.claims.maxItems, 2000);
-  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(ec.reportJsonSchema());
+  const validate = new Ajv2020({ strict: true, allErrors: true }).compile(ex.reportJsonSchema());
   const { report } = cited("Plan A works offline.", "works offline");
   assert.equal(validate(report), true, JSON.stringify(validate.errors));
   assert.equal(validate({ ...report, claims: [{ ...report.claims[0], text: "   " }] }), false, "whitespace-only text");
   assert.equal(validate({ ...report, claims: [{ ...report.claims[0], kind: "inference" }] }), false, "an inference without a rationale");
   assert.equal(validate({ ...report, claims: [{ ...report.claims[0], kind: "inference", rationale: " \n" }] }), false, "a blank rationale");
   assert.equal(validate({ ...report, claims: [{ ...report.claims[0], kind: "inference", rationale: "because" }] }), true);
-  const strict = ec.reportJsonSchema({ dialect: "openai-strict" });
+  const strict = ex.reportJsonSchema({ dialect: "openai-strict" });
   assert.match(strict.$defs.Claim.properties.rationale.description, /when kind is inference/);
   assert.match(strict.$defs.Claim.properties.text.description, /not whitespace/);
 });

@@ -1,6 +1,9 @@
 // Typed usage from Node: the store, a check, the error classes by name and `instanceof`
 // narrowing, code unions, and the Node entry. Compiled by `make test-types`, never run.
-import { EvidenceStore, checkBundle, parseReport, convertOffset, toWebAnnotations, ContractError, EvidenceError, EvidenceCheckError, errorClasses } from "evidence-check";
+import { EvidenceStore, checkBundle, parseReport, toWebAnnotations, ContractError, EvidenceError, EvidenceCheckError, errorClasses } from "evidence-check";
+// The second entry: its own functions, the same data types and error classes.
+import { convertOffset, DocumentCatalog, fromWebAnnotation, ContractError as ExtrasContractError } from "evidence-check/extras";
+import type { Citation as ExtrasCitation, WebAnnotation } from "evidence-check/extras";
 import type { Bundle, ContractIssue, ErrorCode, IssueCode, Assessment, ClaimState, Lang } from "evidence-check";
 import * as nodeEntry from "evidence-check/node";
 
@@ -11,7 +14,11 @@ const result = checkBundle(bundle, { lang, render: false });
 const a: Assessment = result.assessment;
 const states: ClaimState[] = Object.values(a.claims);
 const offset: number = convertOffset("abc", 1, "utf16", "code_point", { lang: "en" });
-toWebAnnotations(bundle.scope, bundle.report, store, { lang: "zh" });
+const annotations: WebAnnotation[] = toWebAnnotations(bundle.scope, bundle.report, store, { lang: "zh" });
+const cited: ExtrasCitation = fromWebAnnotation(annotations[0]);
+const sameError: typeof ContractError = ExtrasContractError;
+const catalog: DocumentCatalog = new DocumentCatalog({ lang });
+console.log(cited.ref satisfies import("evidence-check").SourceRef, sameError, catalog.ids());
 
 try {
   parseReport("{");

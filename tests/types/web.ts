@@ -3,11 +3,15 @@
 import init, { checkBundle, EvidenceStore, ContractError, EvidenceError } from "evidence-check";
 import initWeb, { initSync } from "evidence-check/web";
 import type { BundleResult, EvidenceCode } from "evidence-check";
+import initExtras, { fromAnthropicMessage, ContractError as ExtrasContractError } from "evidence-check/extras";
 
 export async function main(bundle: string): Promise<BundleResult> {
   await init();
   await initWeb({ module_or_path: "/pkg/evidence_check_bg.wasm" });
   void initSync;
+  await initExtras();
+  const sameError: typeof ContractError = ExtrasContractError;
+  void fromAnthropicMessage, sameError;
   try {
     return checkBundle(bundle, { lang: "en" });
   } catch (e) {

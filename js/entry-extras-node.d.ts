@@ -1,0 +1,6 @@
+// The CommonJS entry of evidence-check/extras: its functions and DocumentCatalog, the
+// same data types and error classes as the main entry (declared once, there).
+export * from "./evidence_check_extras.js";
+export { start, wasmMemoryBytes } from "./evidence_check_extras.js"; // in both modules: this one's
+export type * from "./evidence_check.js";
+export { EvidenceCheckError, ContractError, EvidenceError } from "./evidence_check.js";

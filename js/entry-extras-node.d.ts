@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" />
+// DocumentCatalog declares `[Symbol.dispose]` (see entry-node.d.ts).
 // The CommonJS entry of evidence-check/extras: its functions and DocumentCatalog, the
 // same data types and error classes as the main entry (declared once, there).
 export * from "./evidence_check_extras.js";

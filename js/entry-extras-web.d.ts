@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" />
+// DocumentCatalog declares `[Symbol.dispose]` (see entry-node.d.ts).
 // The ES module entry of evidence-check/extras: its functions, DocumentCatalog and its own
 // `init`, the same data types and error classes as the main entry (declared once, there).
 export * from "./evidence_check_extras.js";

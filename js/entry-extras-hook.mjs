@@ -9,15 +9,16 @@ import { join } from "node:path";
 const BUILD = ["evidence_check_extras.js", "evidence_check_extras_bg.wasm", "evidence_check_extras.d.ts", "evidence_check_extras_bg.wasm.d.ts"];
 
 /** The names of the classes, interfaces and types a declaration file declares. */
-const declared = (dts) => new Set([...dts.matchAll(/^export (?:declare )?(?:class|interface|type|enum) (\w+)/gm)].map((m) => m[1]));
+const declared = (dts) => new Set([...dts.matchAll(/^[ \t]*export (?:declare )?(?:class|interface|type|enum) (\w+)/gm)].map((m) => m[1]));
 
 /** `dts` with a type-only import of what `other` declares and it does not. */
-function linked(dts, other, from) {
+function linked(linkedBefore, other, from) {
+  const marker = "// linked by js/entry-extras-hook.mjs\n";
+  // Assembling again relinks: the previous import line goes first.
+  const dts = linkedBefore.startsWith(marker) ? linkedBefore.slice(linkedBefore.indexOf("\n", marker.length) + 1) : linkedBefore;
   const own = declared(dts);
   const names = [...declared(other)].filter((n) => !own.has(n) && new RegExp(`\\b${n}\\b`).test(dts));
-  const marker = "// linked by js/entry-extras-hook.mjs\n";
-  if (names.length === 0 || dts.startsWith(marker)) return dts;
-  return `${marker}import type { ${names.join(", ")} } from "${from}";\n${dts}`;
+  return names.length === 0 ? dts : `${marker}import type { ${names.join(", ")} } from "${from}";\n${dts}`;
 }
 
 export default function extras(root, pkg, manifest) {

@@ -211,16 +211,17 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
   const text = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
   const inBrowser = await page.evaluate(async (text) => {
     const m = await import("/pkg/evidence_check.js");
-    await m.default();
+    const x = await import("/pkg/evidence_check_extras.js"); // evidence-check/extras, its own module
+    await Promise.all([m.default(), x.default()]);
     const b = JSON.parse(text);
     const store = new m.EvidenceStore(b.sources.map((s) => s.spec), { now: "2026-11-29T00:00:00+00:00" });
     for (const s of b.sources) store.ingest(b.scope, s.spec.source_id, s.content);
     const annotations = m.toWebAnnotations(b.scope, b.report, store);
     return {
-      schema: m.reportJsonSchema(),
-      strict: m.reportJsonSchema({ dialect: "openai-strict" }),
+      schema: x.reportJsonSchema(),
+      strict: x.reportJsonSchema({ dialect: "openai-strict" }),
       annotations,
-      back: annotations.map((a) => m.fromWebAnnotation(a)),
+      back: annotations.map((a) => x.fromWebAnnotation(a)),
       errorIsContractError: (() => {
         try {
           m.parseReport("{");
@@ -311,6 +312,12 @@ test("the served header forbids framing and matches the page's policy", async ()
 
 test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
   const { page, errors } = await open();
+  // The importers are in evidence-check/extras: its module is fetched on the first import, not before.
+  const wasm = [];
+  page.on("request", (r) => r.url().endsWith(".wasm") && wasm.push(new URL(r.url()).pathname));
+  await paste(page, readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8"));
+  await page.waitForSelector("#overview:not([hidden])");
+  assert.deepEqual(wasm, []);
   const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
   // The order of the files does not matter: the request is the one with messages.
   await page.setInputFiles("#anthropic-files", [fixture("response.json"), fixture("request.json")]);
@@ -324,6 +331,7 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   });
   assert.equal(await page.textContent("#import-status"), "Imported 3 documents and 5 cited claims (ranges matched in cite-0: code_point, cite-1: code_point, cite-2: utf16, cite-3: code_point, cite-4: block).");
   assert.equal(await page.isHidden("#errors"), true);
+  assert.deepEqual(wasm, ["/pkg/evidence_check_extras_bg.wasm"]);
 
   await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
   await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");

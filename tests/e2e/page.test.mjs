@@ -313,11 +313,8 @@ test("the served header forbids framing and matches the page's policy", async ()
 test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
   const { page, errors } = await open();
   // The importers are in evidence-check/extras: its module is fetched on the first import, not before.
-  const wasm = [];
-  page.on("request", (r) => r.url().endsWith(".wasm") && wasm.push(new URL(r.url()).pathname));
-  await paste(page, readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8"));
-  await page.waitForSelector("#overview:not([hidden])");
-  assert.deepEqual(wasm, []);
+  const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm")));
+  assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm"]);
   const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
   // The order of the files does not matter: the request is the one with messages.
   await page.setInputFiles("#anthropic-files", [fixture("response.json"), fixture("request.json")]);
@@ -331,7 +328,7 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   });
   assert.equal(await page.textContent("#import-status"), "Imported 3 documents and 5 cited claims (ranges matched in cite-0: code_point, cite-1: code_point, cite-2: utf16, cite-3: code_point, cite-4: block).");
   assert.equal(await page.isHidden("#errors"), true);
-  assert.deepEqual(wasm, ["/pkg/evidence_check_extras_bg.wasm"]);
+  assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm", "/pkg/evidence_check_extras_bg.wasm"]);
 
   await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
   await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");

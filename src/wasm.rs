@@ -86,10 +86,13 @@ export declare class ContractError extends EvidenceCheckError {
   issues: ContractIssue[];
   subject: string;
 }
-/** Any other refusal, with its own `code`. */
+/** Any other refusal, with its own `code`; `detail`: its subject and numbers when known
+ * (absent under `compat: "reference"`), `field`: the policy field of a policy refusal. */
 export declare class EvidenceError extends EvidenceCheckError {
   name: "EvidenceError";
   code: EvidenceCode;
+  detail?: Detail;
+  field?: string;
 }
 /** The classes behind the thrown errors, for `instanceof` checks. */
 export interface ErrorClasses {

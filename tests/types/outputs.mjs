@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const ec = createRequire(import.meta.url)(join(root, "pkg"));
+const ex = createRequire(import.meta.url)(join(root, "pkg", "node", "extras.js")); // evidence-check/extras
 const json = (...p) => JSON.parse(readFileSync(join(root, ...p), "utf8"));
 const NOW = "2026-11-29T00:00:00+00:00";
 
@@ -21,7 +22,7 @@ const seen = new Set();
 function shape(v, path = "", acc = new Set()) {
   if (Array.isArray(v)) v.forEach((x) => shape(x, `${path}[]`, acc));
   else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) shape(x, `${path}.${k}`, acc);
-  else acc.add(`${path}:${v === null ? "null" : typeof v}${/(code|status|kind|reason|verdict|unit|whitespace)$/.test(path) ? `=${v}` : ""}`);
+  else acc.add(`${path}:${v === null ? "null" : typeof v}${(path === "" || /(code|status|kind|reason|verdict|unit|whitespace)$/.test(path)) ? `=${v}` : ""}`);
   return acc;
 }
 /** Records one output under its declared type when its shape is new. */
@@ -38,6 +39,10 @@ const attempt = (f) => {
     return f();
   } catch (e) {
     if (e instanceof ec.ContractError) keep("ContractIssue[]", e.issues);
+    else if (e instanceof ec.EvidenceError) {
+      keep("EvidenceCode", e.code);
+      keep("Detail", e.detail);
+    }
     return undefined;
   }
 };
@@ -88,7 +93,7 @@ const draft = {
     })),
   },
 };
-keep("LocatedBundle", ec.locateBundle(draft, { now: NOW }));
+keep("LocatedBundle", ex.locateBundle(draft, { now: NOW }));
 const store = new ec.EvidenceStore(demo.sources.map((s) => s.spec), { now: NOW });
 for (const s of demo.sources) store.ingest(demo.scope, s.spec.source_id, s.content);
 keep("LocateResult", ec.locateCitations(demo.scope, draft.report, store));
@@ -100,28 +105,33 @@ const cited = far.claims.find((cl) => cl.citations?.length);
 cited.citations.push({ ...cited.citations[0], citation_id: "far", start: 100000, end: 100005 });
 for (const lang of ["zh", "en"]) keep("Assessment", ec.assess(demo.scope, far, store, [], { lang }));
 for (const name of ["reference", "documents"]) keep("Policy", ec.parsePolicy(name));
+// Thrown codes and details: a policy's three refusals, an oversize source, a stale review.
+for (const policy of [{ extends: "documents", bogus: 1 }, { extends: "nope" }, { max_claims: "many" }]) attempt(() => ec.parsePolicy(policy));
+attempt(() => store.ingest(demo.scope, first.spec.source_id, "x".repeat(30000)));
+attempt(() => ec.recordReview(demo.scope, demo.report, "nope", "supported", ""));
+attempt(() => ec.recordReview(demo.scope, demo.report, demo.report.claims[0].claim_id, "supported", "n".repeat(1500)));
 
 // Excerpts, outcomes and grades from the task fixtures, with and without a catalogue.
 const tasks = json("tests", "data", "tasks", "tasks.json");
-const catalog = new ec.DocumentCatalog();
+const catalog = new ex.DocumentCatalog();
 for (const t of tasks) {
   for (const o of t.observations) if (o.tool === "document") keep("Imported", attempt(() => catalog.import(o.document)));
 }
 keep("CatalogJson", catalog.toJSON());
 for (const t of tasks) {
   const docs = t.observations.filter((o) => o.tool === "document").map((o) => o.document);
-  const outcome = keep("Outcome", ec.finalize(t.task, t.observations, t.finish));
-  keep("Outcome", ec.finalize(t.task, t.observations, { ...t.finish, claims: [] }, { catalog }));
-  keep("Grade", ec.gradeTask(t.expected, outcome, t.effects));
-  keep("Grade", ec.gradeTask(t.expected, outcome, t.effects, { catalog }));
-  keep("Grade", ec.gradeTask({ ...t.expected, ledger: 7 }, outcome, { ...t.effects, stock_before: 3 }, { catalog }));
+  const outcome = keep("Outcome", ex.finalize(t.task, t.observations, t.finish));
+  keep("Outcome", ex.finalize(t.task, t.observations, { ...t.finish, claims: [] }, { catalog }));
+  keep("Grade", ex.gradeTask(t.expected, outcome, t.effects));
+  keep("Grade", ex.gradeTask(t.expected, outcome, t.effects, { catalog }));
+  keep("Grade", ex.gradeTask({ ...t.expected, ledger: 7 }, outcome, { ...t.effects, stock_before: 3 }, { catalog }));
   for (const claim of t.finish.claims ?? []) {
-    keep("ExcerptCheck", ec.checkExcerpt(docs, claim));
-    keep("ExcerptCheck", ec.checkExcerpt(docs, { ...claim, line: 1 }));
+    keep("ExcerptCheck", ex.checkExcerpt(docs, claim));
+    keep("ExcerptCheck", ex.checkExcerpt(docs, { ...claim, line: 1 }));
   }
   if (docs[0]) {
-    keep("ExcerptClaim[]", ec.extractExcerpts(docs[0]));
-    keep("Evaluation", ec.evaluateClaims(docs, docs[0].id, t.finish.claims ?? [], t.finish.status));
+    keep("ExcerptClaim[]", ex.extractExcerpts(docs[0]));
+    keep("Evaluation", ex.evaluateClaims(docs, docs[0].id, t.finish.claims ?? [], t.finish.status));
   }
 }
 

@@ -211,6 +211,20 @@ fn hostile_shapes_read_the_same() {
     let strict = r#"{"title":"t","claims":[{"claim_id":"k","text":"t","kind":"fact","rationale":null,"citations":null}],"conflicts":null,"gaps":null}"#;
     assert!(both_in(strict, Dialect::OpenAiStrict, &limits).is_ok());
     assert!(both_in(strict, Dialect::Standard, &limits).is_err());
+    // strip_nulls drops a null under any of its fields, also where the type has no such
+    // field; a duplicate is refused first, and a value that is not null stays unknown.
+    let cited = r#"{"title":"t","claims":[{"claim_id":"k","text":"t","kind":"fact","citations":[{"citation_id":"c","ref":{"source_id":"a","revision":1,"digest":"0000000000000000000000000000000000000000000000000000000000000000"},"start":0,"end":1,"quote":"q"}]}]}"#;
+    for (from, to, ok) in [
+        (r#"{"title""#, r#"{"reviews":null,"title""#, true),
+        (r#""start""#, r#""signature":null,"fetched_at":null,"start""#, true),
+        (r#""revision":1"#, r#""revision":null"#, false),
+        (r#"{"title""#, r#"{"reviews":null,"reviews":null,"title""#, false),
+        (r#"{"title""#, r#"{"reviews":[],"title""#, false),
+    ] {
+        let text = cited.replacen(from, to, 1);
+        assert_eq!(both_in(&text, Dialect::OpenAiStrict, &limits).is_ok(), ok, "{text}");
+        assert!(both_in(&text, Dialect::Standard, &limits).is_err(), "{text}");
+    }
     let plain = r#"{"title":"t","claims":[{"claim_id":"k","text":"t","kind":"fact"}]}"#;
     assert!(both_in(plain, Dialect::Standard, &limits).is_ok());
     for field in ["rationale", "citations", "conflicts", "gaps"] {

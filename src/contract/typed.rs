@@ -158,14 +158,41 @@ fn string_seed(rule: &StrRule) -> Str<impl FnOnce(&str) -> Option<String> + '_> 
     Str(move |s: &str| check_str(s, rule).ok().map(|()| s.to_owned()))
 }
 
-/// An object key, one of `names`.
-struct Key(&'static [&'static str]);
+/// An object key: the index of one of `names`, or (when `.1`: the strict dialect) past
+/// them, of one of the [`crate::schema::NULLABLE_FIELDS`] the type does not have.
+struct Key(&'static [&'static str], bool);
 
 impl<'de> DeserializeSeed<'de> for Key {
     type Value = usize;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        let names = self.0;
-        Str(|s: &str| names.iter().position(|n| *n == s)).deserialize(d)
+        let Key(names, nullable) = self;
+        Str(|s: &str| {
+            names.iter().position(|n| *n == s).or_else(|| {
+                let extra = crate::schema::NULLABLE_FIELDS.iter().position(|n| *n == s).filter(|_| nullable)?;
+                Some(names.len() + extra)
+            })
+        })
+        .deserialize(d)
+    }
+}
+
+/// A `null` and nothing else.
+struct Null;
+
+impl<'de> DeserializeSeed<'de> for Null {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_unit(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Null {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("null")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
     }
 }
 
@@ -275,16 +302,24 @@ struct Obj<'c, 'p, A> {
 }
 
 impl<'de, A: MapAccess<'de>> Obj<'_, '_, A> {
-    /// The next field's name, or `None` at the end of the object.
+    /// The next field's name, or `None` at the end of the object. In the strict dialect a
+    /// `null` under one of [`crate::schema::NULLABLE_FIELDS`] that the type does not have
+    /// is passed over, as [`crate::schema::strip_nulls`] drops it (after the duplicate
+    /// keys and the budget were checked, as here).
     fn next(&mut self) -> Result<Option<&'static str>, A::Error> {
-        let Some(i) = self.map.next_key_seed(Key(self.names))? else { return Ok(None) };
-        self.cx.count()?;
-        let bit = 1u64.checked_shl(u32::try_from(i).map_err(|_| bail())?).ok_or_else(bail)?;
-        if self.seen & bit != 0 {
-            return Err(bail());
+        loop {
+            let Some(i) = self.map.next_key_seed(Key(self.names, self.cx.how.nulls_absent))? else { return Ok(None) };
+            self.cx.count()?;
+            let bit = 1u64.checked_shl(u32::try_from(i).map_err(|_| bail())?).ok_or_else(bail)?;
+            if self.seen & bit != 0 {
+                return Err(bail());
+            }
+            self.seen |= bit;
+            match self.names.get(i) {
+                Some(name) => return Ok(Some(name)),
+                None => self.map.next_value_seed(Null)?,
+            }
         }
-        self.seen |= bit;
-        self.names.get(i).copied().map(Some).ok_or_else(bail)
     }
 
     fn string(&mut self, rule: &StrRule) -> Result<String, A::Error> {

@@ -34,6 +34,8 @@ pub fn report_citing(store: &EvidenceStore, s: &Scope, r: &evidence_check::Sourc
 
 pub fn violations(v: Value) -> Vec<(String, String)> {
     let e = Report::from_value(&v).unwrap_err();
+    // The same value as text: both paths of the reader give the same error.
+    assert_eq!(both::<Report>(&v.to_string(), &Limits::default()).unwrap_err(), e);
     e.violations.into_iter().map(|v| (v.path, v.code.code().to_owned())).collect()
 }
 

@@ -356,8 +356,8 @@ impl<'de, A: MapAccess<'de>> Obj<'_, '_, A> {
     }
 }
 
-/// The field a key names that the type has no reader for gives up (cannot happen: the
-/// key was one of the type's names).
+/// A name of `FIELDS` that the type's reader does not read: gives up (the tree reader
+/// then reads the text; `tests/contract_reader.rs` would see the two disagree).
 fn unknown<T, E: de::Error>() -> Result<T, E> {
     Err(bail())
 }

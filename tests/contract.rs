@@ -140,6 +140,10 @@ fn list_limits() {
 fn json_text_duplicate_keys_and_size_limit() {
     let e = both::<Report>(r#"{"title": "a", "title": "b", "claims": []}"#, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "duplicate_key");
+    // A duplicate in an otherwise valid report: the fast path must refuse it too.
+    let dup = valid_report().to_string().replacen('{', r#"{"title": "again", "#, 1);
+    let e = both::<Report>(&dup, &Default::default()).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "duplicate_key");
     let e = both::<Report>("{", &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "invalid_json");
     let tiny = evidence_check::contract::Limits { max_input_bytes: 10, ..Default::default() };

@@ -462,7 +462,12 @@ fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsVa
 
 fn reviews_arg(value: Option<JsReviews>, lang: Lang) -> Result<Vec<Review>, JsValue> {
     let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
-    Ok(crate::review::reviews_from_value(&value_arg(&value, "reviews", lang)?).in_lang(lang)?)
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    // As value_arg reads it, straight into the records when they are valid.
+    let text = json_text(&value, false, "reviews", DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(crate::review::reviews_from_json(&text, DEFAULT_MAX_INPUT_BYTES).in_lang(lang)?)
 }
 
 /// The options of one call, as the core's struct `T` reads them (one step, see

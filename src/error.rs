@@ -827,6 +827,7 @@ pub const EVIDENCE_CODES: &[&[&str]] = &[
     ClockErrorKind::CODES,
     BindingErrorKind::CODES,
     CatalogErrorKind::CODES,
+    crate::policy::PolicyError::CODES,
 ];
 
 /// The codes of the rules of a contract.

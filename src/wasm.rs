@@ -86,10 +86,13 @@ export declare class ContractError extends EvidenceCheckError {
   issues: ContractIssue[];
   subject: string;
 }
-/** Any other refusal, with its own `code`. */
+/** Any other refusal, with its own `code`; `detail`: its subject and numbers when known
+ * (absent under `compat: "reference"`), `field`: the policy field of a policy refusal. */
 export declare class EvidenceError extends EvidenceCheckError {
   name: "EvidenceError";
   code: EvidenceCode;
+  detail?: Detail;
+  field?: string;
 }
 /** The classes behind the thrown errors, for `instanceof` checks. */
 export interface ErrorClasses {
@@ -1122,11 +1125,8 @@ pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions
 /// A bundle from an Anthropic Messages API request and its response with citations.
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
-    let options: JsValue = options.into();
-    if options.is_undefined() || options.is_null() {
-        return Err(argument_error("options.scope is required"));
-    }
-    let core = options_arg::<crate::options::AnthropicOptions>(Some(options), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
+    // No options at all reads as every default: the core refuses the missing scope.
+    let core = options_arg::<crate::options::AnthropicOptions>(Some(options.into()), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
     let request = json_value_arg(&request.into(), "request", Lang::Zh)?;
     let response = json_value_arg(&response.into(), "response", Lang::Zh)?;
     typed(&crate::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)

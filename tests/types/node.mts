@@ -24,6 +24,8 @@ try {
     console.log(code, subject, e.code satisfies "contract");
   } else if (e instanceof EvidenceError) {
     const code: ErrorCode = e.code;
+    const limit: number | undefined = e.detail?.limit;
+    if (e.code === "policy_unknown_field") console.log(e.field, limit);
     if (e.code === "store_freed" || e.code === "invalid_argument") console.log(code);
   } else if (e instanceof EvidenceCheckError) {
     const code: string = e.code;

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use crate::contract::json::DEFAULT_MAX_INPUT_BYTES;
 use crate::contract::{Contract, Report};
 use crate::error::ContractError;
 use crate::policy::Policy;
@@ -98,11 +99,21 @@ impl ReviewList {
         crate::review::reviews_from_value(v).map(|reviews| ReviewList { reviews })
     }
 
+    /// Reads a list given as JSON text as `assess` reads it (`null` for none).
+    pub fn from_json(text: &str) -> Result<ReviewList, ContractError> {
+        crate::review::reviews_from_json(text, DEFAULT_MAX_INPUT_BYTES).map(|reviews| ReviewList { reviews })
+    }
+
     /// Checks one review as item `len()` of the list and appends it. A violation's path
     /// is the one the whole list would give it (`/3/note`), under the subject `reviews`.
     pub fn push_value(&mut self, v: &Value) -> Result<(), ContractError> {
+        self.push_json(&v.to_string())
+    }
+
+    /// [`ReviewList::push_value`] for one review given as JSON text.
+    pub fn push_json(&mut self, text: &str) -> Result<(), ContractError> {
         let index = self.reviews.len();
-        let mut one = crate::review::reviews_from_value(&Value::Array(vec![v.clone()])).map_err(|mut e| {
+        let mut one = ReviewList::from_json(&format!("[{text}]")).map(|l| l.reviews).map_err(|mut e| {
             for violation in &mut e.violations {
                 if let Some(rest) = violation.path.strip_prefix("/0") {
                     violation.path = format!("/{index}{rest}");
@@ -116,6 +127,10 @@ impl ReviewList {
 
     pub fn reviews(&self) -> &[Review] {
         &self.reviews
+    }
+
+    pub fn into_reviews(self) -> Vec<Review> {
+        self.reviews
     }
 
     pub fn len(&self) -> usize {

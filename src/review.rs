@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::Clock;
-use crate::contract::validate::{is_blank, join, sized, Checker, DIGEST};
-use crate::contract::{Contract, Report, Scope};
+use crate::contract::validate::{is_blank, join, Checker, DIGEST};
+use crate::contract::{rule, Contract, Report, Scope};
 use crate::digest::report_digest;
 use crate::error::ReviewErrorKind;
 
@@ -95,17 +95,22 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
     (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
 }
 
+impl Review {
+    pub(crate) const FIELDS: &'static [&'static str] = &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"];
+}
+
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
+    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let report_digest = c.string_field(m, path, "report_digest", &DIGEST);
         let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
         let verdict = c.literal_field(m, path, "verdict", &Verdict::ALL);
-        let note = c.string_field(m, path, "note", &sized(1, c.limits.max_note_chars));
-        let reviewed_at = c.string_field(m, path, "reviewed_at", &sized(1, 64));
+        let note = c.string_field(m, path, "note", &rule::note(&c.limits));
+        let reviewed_at = c.string_field(m, path, "reviewed_at", &rule::DATE_TIME);
         let signature = match m.get("signature") {
             Some(s) => c.string(s, &join(path, "signature"), &DIGEST).map(Some),
             None => Some(None),
@@ -228,6 +233,23 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
         return Ok(Vec::new());
     }
     crate::contract::list_from_value(v, "reviews", <Review as crate::contract::Contract>::check, |_, _| {})
+}
+
+/// Review records as JSON text (`null` for none), read as a JSON argument is (strict
+/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: valid text
+/// straight into the records, anything else through [`reviews_from_json_tree`].
+pub fn reviews_from_json(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
+    let how = crate::contract::typed::How::plain(max_bytes);
+    match crate::contract::typed::read_list(text, &crate::contract::Limits::default(), how, true) {
+        Some(reviews) => Ok(reviews),
+        None => reviews_from_json_tree(text, max_bytes),
+    }
+}
+
+/// [`reviews_from_json`] through the tree reader only: errors of the JSON text name the
+/// `argument`, errors of the records name the `reviews`.
+pub fn reviews_from_json_tree(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
+    reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "argument")?)
 }
 
 /// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over

@@ -1418,8 +1418,16 @@ fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, Js
     match vouched(&value, &REVIEWS_KEY) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
         Some(Vouched::Reviews(None)) => Err(handle_freed(lang)),
-        _ => Ok(ReviewsArg::Plain(crate::review::reviews_from_value(&value_arg(&value, "reviews", lang)?).in_lang(lang)?)),
+        _ => Ok(ReviewsArg::Plain(crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
     }
+}
+
+/// The JSON text of a reviews argument as `value_arg` reads it (`undefined` reads as `null`).
+fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsValue> {
+    if value.is_undefined() {
+        return Ok("null".to_owned());
+    }
+    json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES, lang)
 }
 
 /// A report read once (`parseReport`'s result): the validated report, its digest and the
@@ -1506,16 +1514,16 @@ impl Reviews {
     pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
         let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
-        let list = crate::parsed::ReviewList::from_value(&value_arg(&value, "reviews", lang)?).in_lang(lang)?;
+        let list = crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
     }
 
     /// Checks a review as the next item of the list (a violation's path is the one the
     /// list would give it, `/3/note`) and appends it; returns the new length.
     pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
-        let v = value_arg(&review.into(), "review", self.lang)?;
+        let text = reviews_text(&review.into(), "review", self.lang)?;
         let added = match self.inner.borrow_mut().as_mut() {
-            Some(list) => std::rc::Rc::make_mut(list).push_value(&v).map(|()| list.len() as u32),
+            Some(list) => std::rc::Rc::make_mut(list).push_json(&text).map(|()| list.len() as u32),
             None => return Err(handle_freed(self.lang)),
         };
         Ok(added.in_lang(self.lang)?)

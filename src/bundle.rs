@@ -218,7 +218,7 @@ pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOpt
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
     // One assessment serves both the result and the artifact.
-    let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews };
+    let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews, report_digest: None };
     let mut checked = check_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, check).map_err(BundleError::Review)?;
     checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {

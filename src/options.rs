@@ -114,6 +114,9 @@ pub struct CallOptions {
     pub require_contents: Option<bool>,
     pub policy: Option<Value>,
     pub reviews: Option<ReviewsName>,
+    /// `hostHashing: false`: every source is hashed in the module, even where the host
+    /// registered a faster SHA-256 (the Node build's `node:crypto`).
+    pub host_hashing: Option<bool>,
 }
 
 /// `reviews`: what a stale, foreign or second review does.
@@ -126,7 +129,7 @@ pub enum ReviewsName {
 
 call_options! {
     /// `new EvidenceStore(specs, options)`.
-    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, policy: Value, compat: Compat, }
+    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, policy: Value, compat: Compat, host_hashing: bool, }
     /// `store.quote(…, options)`.
     QuoteOptions { prefix: String, suffix: String, occurrence: usize, whitespace: WhitespaceName, compat: Compat, }
     /// `store.quoteRange(…, options)`.
@@ -145,6 +148,7 @@ call_options! {
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, policy: Value,
+        host_hashing: bool,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
@@ -356,6 +360,7 @@ impl CallOptions {
             review_key: self.review_key()?,
             lang: self.lang_or(Lang::Zh),
             reviews: crate::assess::ReviewMode::Report,
+            host_hasher: None,
         })
     }
 

@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
 WASM_PACK := wasm-pack
-PKG_SRC := $(shell find src -name '*.rs') Cargo.toml
+PKG_SRC := $(shell find src -name '*.rs') Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
 .PHONY: all setup build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
@@ -90,11 +90,16 @@ test-wasm-web: setup
 test-node: build
 	node --test tests/js/
 
-## test-types: the typed usage programs of tests/types/ compiled with tsc --strict (Node, CommonJS, MCP, browser)
+## test-types: the generated .d.ts is current (src/ts.rs), the typed usage programs of tests/types/ compiled with
+## tsc --strict (Node, CommonJS, MCP, browser, a lib without esnext.disposable), and real outputs checked against the types
 test-types: build
+	$(CARGO) test --lib ts::
 	@mkdir -p tests/types/node_modules && ln -sfn ../../../pkg tests/types/node_modules/evidence-check
 	tsc -p tests/types/tsconfig.node.json
 	tsc -p tests/types/tsconfig.web.json
+	tsc -p tests/types/tsconfig.nodisposable.json
+	node tests/types/outputs.mjs
+	tsc -p tests/types/tsconfig.outputs.json
 
 ## test-gfm: the injection corpus rendered by cmark-gfm, GitHub's renderer (Python venv)
 test-gfm: build

@@ -15,6 +15,7 @@ use crate::store::{EvidenceStore, Snapshot};
 /// The state of one claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ClaimState {
     /// A citation failed its check.
     Invalid,
@@ -56,6 +57,7 @@ impl From<Verdict> for ClaimState {
 /// The overall status of a report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Status {
     /// Some citation is invalid; the report is never exported.
     Invalid,
@@ -81,25 +83,30 @@ impl Status {
 
 /// One problem found while assessing: a citation that failed its check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Issue {
     pub claim_id: String,
     /// The failed citation; `null` for a review's problem.
     pub citation_id: Option<String>,
+    #[cfg_attr(test, ts(type = "EvidenceCode"))]
     pub code: &'static str,
     pub message: String,
     /// Where the exact quote occurs in the source's current revision, when the
     /// citation is stale or its range no longer holds the quote. Never applied: the
     /// citation stays invalid until the report is corrected.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub hint: Option<RepairHint>,
     /// The subject and numbers (source id, review index, revisions, digests, range and
     /// text length); absent under `compat: "reference"`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(skip))] // flattened: src/ts.rs declares the type `& Detail`
     pub detail: Option<crate::error::Detail>,
 }
 
 /// A repair hint for a failed citation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RepairHint {
     /// The current revision of the cited source (in this scope).
     #[serde(rename = "ref")]
@@ -109,8 +116,10 @@ pub struct RepairHint {
     pub occurrences: usize,
     /// Its code-point range, when it occurs exactly once.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub start: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub end: Option<u64>,
 }
 
@@ -131,10 +140,12 @@ fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Opt
 
 /// The result of assessing a report.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Assessment {
     pub status: Status,
     pub report_digest: String,
     /// Every claim's state, in the report's order.
+    #[cfg_attr(test, ts(type = "Record<string, ClaimState>"))]
     pub claims: Vec<(String, ClaimState)>,
     pub issues: Vec<Issue>,
 }

@@ -18,13 +18,16 @@ use crate::store::EvidenceStore;
 
 /// One source of a bundle: its catalogue entry and its text at a known revision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct BundleSource {
     pub spec: SourceSpec,
     pub content: String,
     /// The revision the host holds this text at (default 1).
+    #[cfg_attr(test, ts(optional = nullable))]
     pub revision: u64,
     /// When the host fetched it (default: the clock's time).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub fetched_at: Option<String>,
 }
 
@@ -52,13 +55,16 @@ impl Contract for BundleSource {
 
 /// Scope, sources, report and reviews (and, from an importer, its notes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Bundle {
     pub scope: Scope,
     pub sources: Vec<BundleSource>,
     pub report: Report,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub reviews: Vec<Review>,
     /// What an importer recorded per citation or source (see [`crate::import`]); not checked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(optional = nullable))]
     pub import_notes: Vec<crate::import::ImportNote>,
 }
 
@@ -123,23 +129,29 @@ impl BundleOptions {
 
 /// What a bundle check found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct BundleResult {
     pub assessment: Assessment,
     /// The artifact, when rendering was asked for and succeeded.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub artifact: Option<Artifact>,
     /// Why rendering was refused (an invalid report, an oversize artifact).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub render_error: Option<RenderIssue>,
 }
 
 /// A refused render, as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RenderIssue {
+    #[cfg_attr(test, ts(type = "EvidenceCode"))]
     pub code: &'static str,
     pub message: String,
     /// The artifact's size and the limit it is over (absent under `compat: "reference"`).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(skip))] // flattened: src/ts.rs declares the type `& Detail`
     pub detail: Option<crate::error::Detail>,
 }
 

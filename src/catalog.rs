@@ -18,6 +18,7 @@ use crate::excerpt::{splitlines, Document, Library};
 
 /// What an import recorded: the frozen digest and the number of lines.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Imported {
     pub item_id: String,
     pub sha256: String,
@@ -26,6 +27,7 @@ pub struct Imported {
 
 /// One catalogued document as saved: the document and its frozen digest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CatalogEntry {
     pub id: String,
     pub title: String,
@@ -35,6 +37,7 @@ pub struct CatalogEntry {
 
 /// The saved form of a catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CatalogJson {
     pub documents: Vec<CatalogEntry>,
 }

@@ -11,6 +11,7 @@ use std::fmt;
 /// default; every code and every label also has an English text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Lang {
     #[default]
     Zh,
@@ -81,10 +82,13 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
 
 /// One rule of a contract that an input breaks, with the JSON path where it broke.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "ContractIssue"))]
 pub struct Violation {
     /// JSON Pointer (RFC 6901) to the offending value; `""` is the whole input.
     pub path: String,
     /// Stable code of the rule, see [`ViolationCode`].
+    #[cfg_attr(test, ts(type = "IssueCode"))]
     pub code: ViolationCode,
     /// Human-readable message (for the reference's own rules, its Chinese text).
     pub message: String,
@@ -272,9 +276,25 @@ impl ContractError {
                 let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
                 v.message = format!("{m}{rest}");
             }
+            if matches!(v.code, ViolationCode::TooLong | ViolationCode::InputTooLarge) {
+                if let Some(m) = raise_hint_in(&v.message, lang) {
+                    v.message = m;
+                }
+            }
         }
         e
     }
+}
+
+/// A limit's violation ends with how to raise it, in English as the reader made it
+/// (`contract::with_raise_hints`): the message with that hint in `lang`. `None` when the
+/// message has no such hint (under `compat: "reference"` there is none).
+fn raise_hint_in(message: &str, lang: Lang) -> Option<String> {
+    let (base, hint) = message.split_once("; raise it with the policy field ")?;
+    let field = hint.split(' ').next()?;
+    let en = crate::policy::how_to_raise(field, Lang::En);
+    let tail = message.strip_prefix(base)?.strip_prefix("; ")?;
+    (tail == en).then(|| format!("{base}; {}", crate::policy::how_to_raise(field, lang)))
 }
 
 impl Coded for ContractError {
@@ -558,6 +578,8 @@ impl StoreErrorKind {
 /// citation or review, and size and limit, revisions, digests. Every field is optional;
 /// only those that apply are set (and serialized).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
 pub struct Detail {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_id: Option<String>,

@@ -17,6 +17,7 @@ use crate::error::{ContractError, ViolationCode};
 
 /// A frozen document: an item card.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Document {
     pub id: String,
     pub title: String,
@@ -66,6 +67,7 @@ pub fn documents_from_value(v: &Value) -> Result<Vec<Document>, ContractError> {
 
 /// A claim that quotes one line of one document version.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ExcerptClaim {
     pub item_id: String,
     pub sha256: String,
@@ -158,6 +160,7 @@ pub fn extract_excerpts(doc: &Document) -> Vec<ExcerptClaim> {
 /// Why an excerpt claim is not supported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ExcerptReason {
     /// No document has the claim's `item_id`.
     UnknownItem,
@@ -185,6 +188,7 @@ impl ExcerptReason {
 
 /// The result of checking one excerpt claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ExcerptCheck {
     pub supported: bool,
     /// `null` when supported.
@@ -259,6 +263,7 @@ pub fn check_excerpt(documents: &[Document], claim: &ExcerptClaim) -> ExcerptChe
 /// What an answer's status asks of its claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum AnswerStatus {
     Info,
     Reserved,
@@ -297,6 +302,7 @@ impl AnswerStatus {
 
 /// Support and completeness of an answer's claims, as separate gates.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Evaluation {
     /// `supported / total`; `null` for an empty list, never 1.
     pub support_rate: Option<f64>,

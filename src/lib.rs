@@ -24,6 +24,9 @@ pub mod schema;
 pub mod store;
 pub mod visible;
 
+#[cfg(test)]
+mod ts;
+
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

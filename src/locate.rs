@@ -31,6 +31,7 @@ pub enum Counting {
 /// Whether whitespace must match exactly.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Whitespace {
     /// Exact match only (the default).
     #[default]
@@ -66,6 +67,7 @@ pub struct LocateOptions {
 
 /// One located passage: a code-point range and the source's exact text there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Located {
     pub start: usize,
     pub end: usize,

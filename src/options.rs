@@ -24,12 +24,14 @@ use crate::policy::{Policy, PolicyError};
 /// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Compat {
     Reference,
 }
 
 /// `dialect`: the schema flavour, or how `null` in optional fields is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum DialectName {
     #[serde(rename = "standard")]
     Standard,
@@ -40,6 +42,7 @@ pub enum DialectName {
 /// `whitespace`: exact matching (the default) or loose matching of whitespace runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum WhitespaceName {
     Exact,
     Loose,
@@ -48,6 +51,7 @@ pub enum WhitespaceName {
 /// How a host counts offsets: `code_point`, `utf16` or `utf8`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum OffsetUnit {
     CodePoint,
     Utf16,
@@ -72,6 +76,7 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 
 macro_rules! call_options {
     ($($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident: $ty:ty,)* })*) => {$(
+        #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
         $(#[$m])*
         #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -122,6 +127,7 @@ pub struct CallOptions {
 /// `reviews`: what a stale, foreign or second review does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ReviewsName {
     Throw,
     Report,
@@ -129,17 +135,21 @@ pub enum ReviewsName {
 
 call_options! {
     /// `new EvidenceStore(specs, options)`.
-    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, policy: Value, compat: Compat, host_hashing: bool, }
+    StoreOptions {
+        now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
+        /// `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
+        host_hashing: bool,
+    }
     /// `store.quote(…, options)`.
     QuoteOptions { prefix: String, suffix: String, occurrence: usize, whitespace: WhitespaceName, compat: Compat, }
     /// `store.quoteRange(…, options)`.
     RangeOptions { unit: OffsetUnit, }
     /// `parseReport(input, options)`.
-    ParseOptions { dialect: DialectName, lang: Lang, policy: Value, compat: Compat, }
+    ParseOptions { dialect: DialectName, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
     /// The schema functions.
-    SchemaOptions { dialect: DialectName, policy: Value, }
+    SchemaOptions { dialect: DialectName, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
     /// `recordReview(…, options)`.
-    ReviewOptions { now: String, key: String, lang: Lang, policy: Value, compat: Compat, }
+    ReviewOptions { now: String, key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
     /// `assess(…, options)`.
     AssessOptions { review_key: String, lang: Lang, reviews: ReviewsName, }
     /// `render(…, options)`.
@@ -147,12 +157,14 @@ call_options! {
     /// `checkBundle(bundle, options)`.
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
-        max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, policy: Value,
+        max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
+        /// `false`: hash every source in the module even where the host's SHA-256 is registered (Node).
         host_hashing: bool,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
     /// `locateCitations(…, options)`.
+    #[cfg_attr(test, ts(rename = "LocateOptions"))]
     LocateOptionsIn { whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, }
     /// `locateBundle(draft, options)`.
     LocateBundleOptions {
@@ -160,13 +172,24 @@ call_options! {
         max_sources: usize, max_source_bytes: usize,
     }
     /// `fromAnthropicMessage(request, response, options)`.
-    AnthropicOptions { scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
-    /// `new DocumentCatalog(options)`.
-    CatalogOptions { lang: Lang, documents: Value, }
+    AnthropicOptions { #[cfg_attr(test, ts(type = "Scope"))] scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
+    /// `new DocumentCatalog(options)`: `documents` are imported in order.
+    #[cfg_attr(test, ts(rename = "DocumentCatalogOptions"))]
+    CatalogOptions { lang: Lang, #[cfg_attr(test, ts(optional, type = "Document[]"))] documents: Value, }
     /// `DocumentCatalog.fromJSON(json, options)`, `convertOffset` and `toWebAnnotations`.
     LangOptions { lang: Lang, }
     /// `parseBundle(bundle, options)`.
-    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, policy: Value, }
+    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
+}
+
+/// The options of `finalize` and `gradeTask` hold one field, `catalog` (an instance the
+/// binding reads as a handle, never as data): any other key is refused, naming it and the
+/// allowed one.
+pub fn catalog_option_keys<S: AsRef<str>>(keys: &[S]) -> Result<(), BindingError> {
+    match keys.iter().map(AsRef::as_ref).find(|k| *k != "catalog") {
+        Some(key) => Err(BindingError::argument(format!("options: unknown field `{key}`, expected `catalog`"))),
+        None => Ok(()),
+    }
 }
 
 /// Why options were refused: a wrong or unknown option, a `now` that is no date-time, or

@@ -19,6 +19,7 @@ use crate::excerpt::{claims_from_value, evaluate_claims_in, extract_excerpts, An
 /// What a task asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum TaskKind {
     Query,
     Reserve,
@@ -26,6 +27,8 @@ pub enum TaskKind {
 
 /// A task given to the agent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields = nullable))]
 pub struct Task {
     pub task_id: String,
     pub kind: TaskKind,
@@ -68,6 +71,7 @@ impl Contract for Task {
 /// What a reservation tool answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ReserveResult {
     /// The reservation happened; `receipt` is its idempotency key in the ledger.
     Reserved { item_id: String, quantity: u64, remaining: u64, revision: u64, receipt: String },
@@ -118,6 +122,7 @@ impl Contract for ReserveResult {
 
 /// What was sent to the reservation tool.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReserveRequest {
     pub item_id: String,
     pub quantity: u64,
@@ -128,6 +133,7 @@ pub struct ReserveRequest {
 /// One tool result the executor observed, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "tool", rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Observation {
     Search { query: String, hits: Vec<String> },
     Document { document: Document },
@@ -181,8 +187,10 @@ impl Contract for Observation {
 
 /// The policy's finish: a status and the claims it offers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Finish {
     pub status: AnswerStatus,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub claims: Vec<ExcerptClaim>,
 }
 
@@ -209,6 +217,7 @@ pub fn observations_from_value(v: &Value) -> Result<Vec<Observation>, ContractEr
 /// Why a finish was not delivered as asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum OutcomeReason {
     /// A reservation was sent and no reply observed: the effect may or may not have happened.
     ReplyLost,
@@ -260,9 +269,11 @@ impl OutcomeReason {
 
 /// What the executor delivers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Outcome {
     pub task_id: String,
     /// The policy's status when accepted; `unconfirmed` after a lost reply; else `rejected`.
+    #[cfg_attr(test, ts(type = "AnswerStatus | \"rejected\""))]
     pub status: String,
     /// The status the policy asked for.
     pub requested: AnswerStatus,
@@ -508,6 +519,8 @@ pub fn finalize_in(task: &Task, observations: &[Observation], finish: &Finish, c
 
 /// What an evaluation run expects of one task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields = nullable))]
 pub struct Expected {
     pub status: String,
     /// Ledger entries the run must write: 0 for read-only tasks, 1 for a reservation.
@@ -538,6 +551,8 @@ impl Contract for Expected {
 
 /// What the environment measured after the run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields = nullable))]
 pub struct Effects {
     /// Ledger rows the run wrote.
     pub ledger: u64,
@@ -564,6 +579,7 @@ impl Contract for Effects {
 /// The checks of a grade. `stock` is `null` when it cannot be checked (no
 /// `stock_before`, or no quantity known for a write).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GradeChecks {
     /// The outcome's status is the expected one.
     pub status: bool,
@@ -591,6 +607,7 @@ pub const CHECK_NAMES: [&str; 9] = ["status", "support", "completeness", "duplic
 /// Whether the claims' checks were recomputed from a catalogue or taken from the outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum GradeMode {
     Recomputed,
     Trusted,
@@ -598,6 +615,7 @@ pub enum GradeMode {
 
 /// The grade of one task.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Grade {
     pub passed: bool,
     /// `recomputed` with a catalogue; `trusted` when support, completeness and
@@ -605,11 +623,14 @@ pub struct Grade {
     pub evaluation: GradeMode,
     pub checks: GradeChecks,
     /// The names of the failed checks.
+    #[cfg_attr(test, ts(type = "GradeCheck[]"))]
     pub failed: Vec<&'static str>,
     /// The checks the grader decided itself (from the catalogue, the observations,
     /// `expected` and `effects`).
+    #[cfg_attr(test, ts(type = "GradeCheck[]"))]
     pub recomputed: Vec<&'static str>,
     /// The checks taken from the outcome's own verdict.
+    #[cfg_attr(test, ts(type = "GradeCheck[]"))]
     pub from_caller: Vec<&'static str>,
     /// The recomputed evaluation of the outcome's claims; `null` when trusted.
     pub claim_evaluation: Option<Evaluation>,

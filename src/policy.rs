@@ -18,6 +18,7 @@ use crate::contract::validate::{self, Pattern, StrRule};
 /// Which `kind` values a source spec may have.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum KindRule {
     /// Any string matching the identifier pattern (`"any_identifier"` in JSON).
     Any(AnyIdentifier),
@@ -27,6 +28,7 @@ pub enum KindRule {
 
 /// The JSON spelling of [`KindRule::Any`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum AnyIdentifier {
     #[serde(rename = "any_identifier")]
     AnyIdentifier,
@@ -35,6 +37,7 @@ pub enum AnyIdentifier {
 /// The rule a source spec's `filename` must meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum FilenameRule {
     /// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$` (the reference).
     Markdown,
@@ -46,6 +49,7 @@ pub enum FilenameRule {
 /// An identifier pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum IdRule {
     /// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$` (the reference).
     Reference,
@@ -57,6 +61,7 @@ pub enum IdRule {
 /// UTF-8 bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Policy {
     /// Specs in a store's catalogue (and sources in a bundle).
     pub max_sources: usize,

@@ -91,6 +91,7 @@ pub fn hardened(text: &str) -> String {
 
 /// A rendered report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Artifact {
     pub content: String,
     pub content_digest: String,

@@ -14,6 +14,7 @@ use crate::error::ReviewErrorKind;
 /// A reviewer's verdict on whether the cited passages support a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Verdict {
     Supported,
     Insufficient,
@@ -42,6 +43,7 @@ pub const MAX_NOTE_CHARS: usize = 1000;
 
 /// A recorded review.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Review {
     pub scope: Scope,
     pub report_digest: String,
@@ -52,6 +54,7 @@ pub struct Review {
     /// HMAC-SHA-256 (hex) over the review's canonical JSON without this field, when the
     /// host signs its reviews (see [`sign_review`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub signature: Option<String>,
 }
 
@@ -220,8 +223,8 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
 
 /// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over
 /// the review's canonical JSON, see [`sign_review`]). A refusal names the claim, or the
-/// note's length (`note_chars`: the host's count when the note was not copied) against
-/// the policy's limit.
+/// note's length against the policy's limit: its code points, or, for a note the host did
+/// not copy (`note` is then `null`), `host_note_len`, the host's own length of it.
 #[allow(clippy::too_many_arguments)] // the review's fields, its context and the key, as the JS call takes them
 pub fn record_review_signed(
     scope: &Scope,
@@ -230,10 +233,11 @@ pub fn record_review_signed(
     verdict: &Value,
     note: &Value,
     clock: &Clock,
-    note_chars: Option<usize>,
+    host_note_len: Option<usize>,
     policy: &crate::policy::Policy,
     key: Option<&[u8]>,
 ) -> Result<Review, ReviewRefusal> {
+    let note_chars = note.as_str().map(|n| n.chars().count()).or(host_note_len);
     let review = record_review_value_with(scope, report, claim_id, verdict, note, clock, policy).map_err(|kind| ReviewRefusal {
         kind,
         detail: refusal_detail(kind, claim_id, note_chars, policy).filter(|_| !policy.reference_messages).map(Box::new),

@@ -50,6 +50,7 @@ impl Default for StoreOptions {
 
 /// One revision of one source as the store holds it.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Snapshot {
     pub spec: SourceSpec,
     #[serde(rename = "ref")]

@@ -27,155 +27,30 @@ use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded,
 use crate::review::Review;
 use crate::store::EvidenceStore as CoreStore;
 
+/// The data interfaces and options, generated from the Rust types (`src/ts.rs` writes
+/// `js/generated/types.d.ts`; a test fails when it is stale).
+#[wasm_bindgen(typescript_custom_section)]
+const GENERATED_TYPES: &str = include_str!("../js/generated/types.d.ts");
+
+/// What the Rust types do not describe: the parsed forms (every default filled in, made
+/// from the generated input types), the policy input, the W3C annotation, and the JS-side
+/// classes.
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** Whose data this is; identifiers match `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`. */
-export interface Scope { tenant_id: string; user_id: string; }
-/** One entry of the host's trusted catalogue. */
-export interface SourceSpec {
-  source_id: string; title: string; locator: string;
-  /** `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$` */
-  filename: string;
-  kind: "fixture" | "public";
-}
-/** Names one revision of one source by the SHA-256 hex of its LF-normalised text. */
-export interface SourceRef { source_id: string; revision: number; digest: string; }
-/** A read tool's business result. */
-export interface ReadResult { status: "ok"; message?: string; data: { filename: string; content: string }; }
-/** A passage: half-open range of code points `[start, end)` and the exact text there. */
-export interface Citation { citation_id: string; ref: SourceRef; start: number; end: number; quote: string; }
-export type ClaimKind = "fact" | "inference";
-export interface Claim { claim_id: string; text: string; kind: ClaimKind; rationale?: string; citations?: Citation[]; }
-export interface Conflict { claim_ids: string[]; reason: string; }
-/** A candidate report, as a model writes it. */
-export interface Report { title: string; claims: Claim[]; conflicts?: Conflict[]; gaps?: string[]; }
 /** A report as parsed: every default filled in. */
-export interface ParsedReport { title: string; claims: Required<Claim>[]; conflicts: Conflict[]; gaps: string[]; }
-/** One stored revision of a source. */
-export interface Snapshot { spec: SourceSpec; ref: SourceRef; content: string; fetched_at: string; }
-export type Verdict = "supported" | "insufficient" | "contradicted";
-/** A recorded review, bound to the scope and the digest of the exact report reviewed. */
-export interface Review { scope: Scope; report_digest: string; claim_id: string; verdict: Verdict; note: string; reviewed_at: string; signature?: string; }
-export type ClaimState = "invalid" | "insufficient" | "disputed" | "pending_review" | "supported" | "contradicted";
-export type Status = "invalid" | "partial" | "needs_review" | "reviewed_candidate";
-/** Where the exact quote occurs in the source's current revision (never applied). */
-export interface RepairHint { ref: SourceRef; occurrences: number; start?: number; end?: number; }
-/** A citation that failed its check. */
-/** A failed citation (`citation_id` set), or a review refused for its signature (`citation_id: null`). */
-export interface Issue { claim_id: string; citation_id: string | null; code: EvidenceCode; message: string; hint?: RepairHint; }
-export interface Assessment { status: Status; report_digest: string; claims: Record<string, ClaimState>; issues: Issue[]; }
-/** The rendered Markdown artifact. */
-export interface Artifact { content: string; content_digest: string; report_digest: string; status: Status; }
-/** One source of a bundle: its spec and its text at a known revision (default 1). */
-export interface BundleSource { spec: SourceSpec; content: string; revision?: number; fetched_at?: string; }
-/** Everything one stateless check needs. */
-export interface Bundle { scope: Scope; sources: BundleSource[]; report: Report; reviews?: Review[]; import_notes?: ImportNote[]; }
-export interface BundleResult { assessment: Assessment; artifact?: Artifact; render_error?: { code: string; message: string }; }
-/** Options of a store: a fixed clock and the catalogue and source-size limits. */
-export interface StoreOptions { now?: string; maxSources?: number; maxSourceBytes?: number; lang?: Lang; policy?: PolicyInput; compat?: "reference"; hostHashing?: boolean; }
+export type ParsedReport = Required<Omit<Report, "claims">> & { claims: Required<Claim>[] };
+/** A bundle as parsed: every default filled in (an absent content reads as ""). */
+export type ParsedBundle = Omit<Bundle, "sources" | "report" | "reviews"> & { sources: Array<BundleSource & { revision: number }>; report: ParsedReport; reviews: Review[] };
 /** A policy: a preset's name, or an object that starts from one (`{ extends: "documents", max_claims: 5000 }`). */
 export type PolicyInput = "reference" | "documents" | ({ extends?: "reference" | "documents" } & Partial<Policy>);
-/** Every limit and vocabulary (see docs/api.md, "Policy"). */
-export interface Policy { max_sources: number; max_source_bytes: number; max_claims: number; max_citations: number; max_gaps: number; max_conflicts: number; max_quote_chars: number; max_claim_chars: number; max_rationale_chars: number; max_artifact_chars: number; max_artifact_bytes: number; max_input_bytes: number; kinds: "any_identifier" | string[]; filename: "markdown" | "relative_path"; identifier: "reference" | "extended"; scope_id: "reference" | "extended"; max_note_chars: number; }
-/** Messages and artifact labels: "zh" (the reference's texts, the default) or "en". */
-export type Lang = "zh" | "en";
-/** How hosts count offsets: code points (the contract's unit), UTF-16 units (JavaScript), UTF-8 bytes. */
-export type OffsetUnit = "code_point" | "utf16" | "utf8";
-export interface RangeOptions { unit?: OffsetUnit; }
-/** The language of messages (`convertOffset`, `toWebAnnotations`, `DocumentCatalog.fromJSON`). */
-export interface LangOptions { lang?: Lang; }
-/** `compat: "reference"`: the reference's escaping, byte-identical to it and weaker (bare URLs autolink). */
-export interface RenderOptions { now?: string; compat?: "reference"; reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
-/** `key`: the host's secret; the review gets an HMAC-SHA-256 `signature` over its canonical JSON. */
-export interface ReviewOptions { now?: string; key?: string; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
-/** `reviewKey`: every review must carry a valid signature made with this key. */
-export interface AssessOptions { reviewKey?: string; lang?: Lang; reviews?: "throw" | "report"; }
-/** Options of checkBundle; `policy` sets every limit (default "reference": 16 sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the `max*` options override single fields of it. */
-export interface CheckBundleOptions {
-  now?: string; render?: boolean; maxSources?: number; maxSourceBytes?: number;
-  maxClaims?: number; maxCitations?: number; maxInputBytes?: number; compat?: "reference"; reviewKey?: string; lang?: Lang;
-  policy?: PolicyInput;
-  /** `false`: hash every source in the module even where the host's SHA-256 is registered (Node). */
-  hostHashing?: boolean;
-}
-/** A frozen document (an item card); its digest is over `body` exactly as given. */
-export interface Document { id: string; title: string; body: string; }
-/** A claim quoting one line (1-based) of one document version. */
-export interface ExcerptClaim { item_id: string; sha256: string; line: number; quote: string; text: string; }
-export type ExcerptReason = "unknown_item" | "stale_digest" | "line_out_of_range" | "quote_not_at_line" | "text_does_not_match_quote";
-export interface ExcerptCheck { supported: boolean; reason: ExcerptReason | null; }
-export type AnswerStatus = "info" | "reserved" | "insufficient" | "not_found" | "denied" | "abstain" | "unconfirmed";
-/** Support and completeness as separate gates; rates are `null`, never 1, when undefined. */
-export interface Evaluation {
-  support_rate: number | null; supported: number; total: number;
-  covered: number; required: number; coverage: number | null; duplicates: number;
-  support_pass: boolean; completeness_pass: boolean; duplicates_pass: boolean; passed: boolean;
-}
-export interface Task { task_id: string; kind: "query" | "reserve"; item_id?: string | null; quantity?: number | null; }
-export type ReserveResult =
-  | { status: "reserved"; item_id: string; quantity: number; remaining: number; revision: number; receipt: string }
-  | { status: "insufficient"; item_id: string; requested: number; available: number }
-  | { status: "denied"; item_id: string; reason: string };
-export type Observation =
-  | { tool: "search"; query: string; hits: string[] }
-  | { tool: "document"; document: Document }
-  | { tool: "reserve"; request: { item_id: string; quantity: number; receipt_key: string }; result: ReserveResult | null };
-/** The policy's finish; a `text` it carries is ignored and never delivered. */
-export interface Finish { status: AnswerStatus; claims?: ExcerptClaim[]; text?: string; }
-export type OutcomeReason =
-  | "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation"
-  | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed"
-  | "document_changed";
-/** What the executor delivers: its own text and claims, from observations only. */
-export interface Outcome {
-  task_id: string; status: AnswerStatus | "rejected"; requested: AnswerStatus; accepted: boolean; reasons: OutcomeReason[];
-  text: string; item_id: string | null; claims: ExcerptClaim[]; evaluation: Evaluation;
-  receipt: string | null; remaining: number | null; recovery_key: string | null;
-  /** The observations it was decided from, for `gradeTask` to replay. */
-  observations: Observation[];
-}
-/** `item_id`: whose facts the answer must give; `quantity`: what a reservation takes from stock. */
-export interface Expected { status: string; ledger: number; remaining?: number | null; item_id?: string | null; quantity?: number | null; }
-/** Measured on the environment; with `stock_before` the status's stock rule is checked. */
-export interface Effects { ledger: number; remaining?: number | null; stock_before?: number | null; }
-export type GradeCheck = "status" | "support" | "completeness" | "duplicates" | "receipts" | "ledger" | "ledger_rule" | "remaining" | "stock";
-export interface Grade {
-  passed: boolean;
-  /** "trusted": support, completeness and duplicates are the outcome's own word (no catalogue given). */
-  evaluation: "recomputed" | "trusted";
-  checks: {
-    status: boolean; support: boolean; completeness: boolean; duplicates: boolean; receipts: boolean;
-    ledger: boolean; ledger_rule: boolean; remaining: boolean;
-    /** `null`: not checkable (no `stock_before`, or no quantity known). */
-    stock: boolean | null;
-  };
-  failed: GradeCheck[];
-  recomputed: GradeCheck[];
-  from_caller: GradeCheck[];
-  /** The claims' evaluation recomputed against the catalogue; `null` when trusted. */
-  claim_evaluation: Evaluation | null;
-  receipt_reasons: OutcomeReason[];
-}
 /** A list of documents, or a frozen catalogue. */
 export type DocumentSource = Document[] | DocumentCatalog;
 export interface FinalizeOptions { catalog?: DocumentCatalog; }
 export interface GradeOptions { catalog?: DocumentCatalog; }
-/** What an import froze. */
-export interface Imported { item_id: string; sha256: string; lines: number; }
-/** A catalogued document as saved, with its frozen digest. */
-export interface CatalogEntry { id: string; title: string; body: string; sha256: string; }
-/** A saved catalogue (`catalog.toJSON()`). */
-export interface CatalogJson { documents: CatalogEntry[]; }
-/** `documents`: imported in order at construction. */
-export interface DocumentCatalogOptions { lang?: Lang; documents?: Document[]; }
 /** A catalogue refusal: "document_changed", "catalog_digest_mismatch" or "unknown_document". */
 export interface CatalogError extends EvidenceError { item_id: string; expected_sha256?: string; actual_sha256?: string; }
 /** A JSON Schema (draft 2020-12) document. */
 export type JsonSchema = { [keyword: string]: unknown };
-/** `dialect: "openai-strict"`: every property required, optional ones nullable, no string lengths. */
-export interface SchemaOptions { dialect?: "standard" | "openai-strict"; policy?: PolicyInput; }
-/** `dialect: "openai-strict"`: `null` in an optional field means absent (strict-mode output). */
-export interface ParseOptions { dialect?: "standard" | "openai-strict"; lang?: Lang; policy?: PolicyInput; compat?: "reference"; }
 /** A W3C Web Annotation of one citation (https://www.w3.org/TR/annotation-model/). */
 export interface WebAnnotation {
   "@context": Array<string | Record<string, string>>;
@@ -192,8 +67,6 @@ export interface WebAnnotation {
     state: { type: "SourceRevision"; source_id: string; revision: number; digest: string };
   };
 }
-/** One broken rule of a contract. `path` is a JSON Pointer ("" is the whole input). */
-export interface ContractIssue { path: string; code: IssueCode; message: string; }
 /** Every stable code of a thrown error or an assessment issue. */
 export type ErrorCode = ContractCode | EvidenceCode;
 /** The code of every broken contract. */
@@ -225,12 +98,6 @@ export interface ErrorClasses {
   EvidenceError: typeof EvidenceError;
 }
 "#;
-
-/// The code unions, made from the error kinds' code lists.
-#[wasm_bindgen(typescript_custom_section)]
-const EVIDENCE_CODE_TS: &str = crate::error::EVIDENCE_CODE_TS;
-#[wasm_bindgen(typescript_custom_section)]
-const ISSUE_CODE_TS: &str = crate::error::ISSUE_CODE_TS;
 
 #[wasm_bindgen]
 extern "C" {
@@ -310,7 +177,8 @@ extern "C" {
     pub type JsTask;
     #[wasm_bindgen(typescript_type = "Observation[]")]
     pub type JsObservations;
-    #[wasm_bindgen(typescript_type = "Finish")]
+    // The reader accepts a `text` and ignores it (never delivered).
+    #[wasm_bindgen(typescript_type = "Finish & { text?: string }")]
     pub type JsFinish;
     #[wasm_bindgen(typescript_type = "Outcome")]
     pub type JsOutcome;
@@ -839,7 +707,7 @@ impl EvidenceStore {
     /// current revision of its source (`state.source_id`, or the catalogue locator equal
     /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
     #[wasm_bindgen(js_name = fromWebAnnotation)]
-    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsLocateOptions>) -> Result<JsCitation, JsValue> {
+    pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsCitation, JsValue> {
         let lang = self.lang;
         let options = options_arg::<crate::options::WhitespaceOptions>(options.map(Into::into), lang)?;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
@@ -937,11 +805,6 @@ pub fn record_review(
         }
     };
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
-    // The note's length for the message: its code points, or past the copy limit its UTF-16 length.
-    let note_chars = match &note_value {
-        Value::String(n) => Some(n.chars().count()),
-        _ => note.dyn_ref::<JsString>().map(|s| s.length() as usize),
-    };
     let review = crate::review::record_review_signed(
         &scope,
         &report,
@@ -949,7 +812,7 @@ pub fn record_review(
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
         &clock,
-        note_chars,
+        note.dyn_ref::<JsString>().map(|s| s.length() as usize),
         &policy,
         key.as_deref(),
     )
@@ -1089,9 +952,8 @@ fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
         return Err(argument_error("options must be an object"));
     }
     let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
-    if let Some(key) = keys.iter().map(|k| k.as_string().unwrap_or_default()).find(|k| k != "catalog") {
-        return Err(argument_error(format!("options: unknown field `{key}`, expected `catalog`")));
-    }
+    let keys: Vec<String> = keys.iter().map(|k| k.as_string().unwrap_or_default()).collect();
+    crate::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::Zh))?;
     let v = Reflect::get(&value, &JsValue::from_str("catalog")).map_err(|_| argument_error("options.catalog cannot be read: reading it threw an exception"))?;
     if v.is_undefined() {
         return Ok(None);
@@ -1183,8 +1045,6 @@ pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, Js
 
 #[wasm_bindgen(typescript_custom_section)]
 const IMPORT_TYPES: &str = r#"
-/** Picks one occurrence of a quote: W3C TextQuoteSelector context (the text right before and after), or the n-th occurrence (1-based). `whitespace: "loose"` matches whitespace runs loosely, only when asked. `compat: "reference"`: the reference's count (non-overlapping) and its one code `quote_not_unique`. */
-export interface QuoteOptions { prefix?: string; suffix?: string; occurrence?: number; whitespace?: "exact" | "loose"; compat?: "reference"; }
 /** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
 export interface TextQuoteSelector { type: "TextQuoteSelector"; exact: string; prefix?: string; suffix?: string; }
 /** An annotation that carries only a quote: located in its source (`state.source_id`, or the catalogue locator equal to `source`). */
@@ -1194,26 +1054,12 @@ export interface QuoteOnlyAnnotation {
 }
 /** A citation a model wrote without offsets. */
 export interface DraftCitation { citation_id?: string; source_id: string; quote: string; prefix?: string; suffix?: string; occurrence?: number; }
-export interface DraftClaim { claim_id: string; text: string; kind: ClaimKind; rationale?: string; citations?: Array<Citation | DraftCitation>; }
+/** A claim whose citations may be quote-only. */
+export type DraftClaim = Omit<Claim, "citations"> & { citations?: Array<Citation | DraftCitation> };
 /** A report whose citations may be quote-only. */
-export interface DraftReport { title: string; claims: DraftClaim[]; conflicts?: Conflict[]; gaps?: string[]; }
-export interface LocatedCitation { claim_id: string; citation_id: string; source_id: string; start: number; end: number; quote: string; whitespace: "exact" | "loose"; }
-/** A quote that was not located; its claim keeps no citation for it. */
-export interface LocateIssue {
-  claim_id: string; citation_id: string | null; source_id: string;
-  code: "quote_not_found" | "quote_ambiguous" | "ref_unavailable"; message: string; count?: number; ranges?: Array<[number, number]>;
-}
-export interface LocateResult { report: ParsedReport; located: LocatedCitation[]; issues: LocateIssue[]; }
-export interface LocateOptions { whitespace?: "exact" | "loose"; lang?: Lang; maxClaims?: number; maxCitations?: number; }
-/** What an importer recorded for one citation (`citation_id`) or one source (`source_id`). */
-export interface ImportNote {
-  importer: "anthropic" | "locate"; citation_id?: string; source_id?: string; document_index?: number;
-  unit?: "code_point" | "utf16" | "block" | "unmatched"; separator?: string; whitespace?: "exact" | "loose";
-}
+export type DraftReport = Omit<Report, "claims"> & { claims: DraftClaim[] };
 /** A bundle whose report is a draft. */
-export interface DraftBundle { scope: Scope; sources: BundleSource[]; report: DraftReport; reviews?: Review[]; import_notes?: ImportNote[]; }
-export interface LocatedBundle { bundle: Bundle; located: LocatedCitation[]; issues: LocateIssue[]; }
-export interface LocateBundleOptions extends LocateOptions { now?: string; maxSources?: number; maxSourceBytes?: number; }
+export type DraftBundle = Omit<Bundle, "report"> & { report: DraftReport };
 /** A Messages API request (the documents are its `document` blocks). */
 export interface AnthropicRequest { messages: Array<{ role: string; content: string | Array<{ type: string; [key: string]: unknown }> }>; [key: string]: unknown; }
 /** A Messages API response with citations. */
@@ -1221,8 +1067,6 @@ export interface AnthropicResponse {
   content: Array<{ type: string; text?: string; citations?: Array<{ type: string; cited_text: string; document_index: number; [key: string]: unknown }> | null; [key: string]: unknown }>;
   [key: string]: unknown;
 }
-/** `sourceIds[i]` names document i (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps. */
-export interface AnthropicOptions { scope: Scope; sourceIds?: string[]; fetchedAt?: string; uncitedAsGaps?: boolean; }
 /** A locate error also says where and how often: `sourceId`, `count`, `ranges`. */
 export interface LocateError extends EvidenceError { sourceId: string; count?: number; ranges?: Array<[number, number]>; }
 "#;
@@ -1237,6 +1081,8 @@ extern "C" {
     pub type JsDraftReport;
     #[wasm_bindgen(typescript_type = "LocateOptions")]
     pub type JsLocateOptions;
+    #[wasm_bindgen(typescript_type = "WhitespaceOptions")]
+    pub type JsWhitespaceOptions;
     #[wasm_bindgen(typescript_type = "LocateResult")]
     pub type JsLocateResult;
     #[wasm_bindgen(typescript_type = "DraftBundle | string")]
@@ -1372,7 +1218,7 @@ impl DocumentCatalog {
     /// Loads a saved catalogue (`toJSON()`), re-verifying every digest; a body that is
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
-    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsLangOptions>) -> Result<DocumentCatalog, JsValue> {
         let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
         let json: JsValue = json.into();
         let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
@@ -1414,14 +1260,6 @@ impl DocumentCatalog {
 }
 
 // ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
-
-#[wasm_bindgen(typescript_custom_section)]
-const PARSE_BUNDLE_TYPES: &str = r#"
-/** Options of `parseBundle`: `requireContents: false` lets sources leave out `content`; the limits as `checkBundle`'s. */
-export interface ParseBundleOptions { requireContents?: boolean; maxClaims?: number; maxCitations?: number; maxInputBytes?: number; lang?: Lang; policy?: PolicyInput; }
-/** A bundle as parsed: every default filled in (an absent content reads as ""). */
-export interface ParsedBundle { scope: Scope; sources: { spec: SourceSpec; content: string; revision: number; fetched_at: string | null }[]; report: ParsedReport; reviews: Review[]; }
-"#;
 
 #[wasm_bindgen]
 extern "C" {

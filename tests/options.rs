@@ -124,15 +124,18 @@ fn the_openai_strict_dialect_reads_null_as_absent() {
     assert!(Report::from_json_in("{", Dialect::OpenAiStrict, &Limits::default()).is_err());
 }
 
-#[test]
-fn reviews_are_recorded_and_signed_in_the_core() {
-    let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
+/// A scope, a valid one-claim report (`c1`) and a fixed clock, for recording reviews.
+fn review_context() -> (Scope, Report, Clock) {
     let mut v = report_value();
     v["conflicts"] = json!([]);
     v["gaps"] = json!([]);
     v["claims"][0]["rationale"] = json!("");
-    let report = Report::from_value(&v).unwrap();
-    let clock = Clock::fixed(NOW).unwrap();
+    (Scope { tenant_id: "t".into(), user_id: "u".into() }, Report::from_value(&v).unwrap(), Clock::fixed(NOW).unwrap())
+}
+
+#[test]
+fn reviews_are_recorded_and_signed_in_the_core() {
+    let (scope, report, clock) = review_context();
     let s = |x: &str| Value::String(x.into());
     let p = evidence_check::policy::Policy::default();
     let r = evidence_check::review::record_review_signed(&scope, &report, &s("c1"), &s("supported"), &s("ok"), &clock, None, &p, Some(b"key")).unwrap();
@@ -217,4 +220,52 @@ fn the_code_unions_of_the_types_are_made_from_the_kinds() {
     assert!(EVIDENCE_CODE_TS.contains("export type EvidenceCode = \"catalogue_invalid\" | \"store_closed\" | "));
     assert_eq!(ISSUE_CODE_TS.matches(" | ").count() + 1, ViolationCode::ALL.len());
     assert!(ISSUE_CODE_TS.contains("export type IssueCode = \"invalid_json\" | \"input_too_large\""));
+}
+
+#[test]
+fn a_refused_note_gives_its_length_in_code_points_or_the_hosts_length() {
+    let (scope, report, clock) = review_context();
+    let p = evidence_check::policy::Policy::default();
+    let record = |note: &Value, host: Option<usize>| {
+        evidence_check::review::record_review_signed(&scope, &report, &json!("c1"), &json!("supported"), note, &clock, host, &p, None).unwrap_err()
+    };
+    // A copied note counts its code points, whatever the host's UTF-16 length says.
+    let e = record(&Value::String("😀".repeat(1001)), Some(2002));
+    assert_eq!(e.kind, ReviewErrorKind::InvalidNote);
+    let d = e.detail.as_deref().unwrap();
+    assert_eq!((d.size, d.limit, d.policy_field), (Some(1001), Some(1000), Some("max_note_chars")));
+    // A note the host did not copy (too long to be valid) is measured by the host.
+    let e = record(&Value::Null, Some(5000));
+    assert_eq!(e.detail.as_deref().and_then(|d| d.size), Some(5000));
+    // No length known, or within the limit: no numbers.
+    assert_eq!(record(&Value::Null, None).detail, None);
+}
+
+#[test]
+fn the_catalog_option_holds_only_catalog() {
+    assert!(evidence_check::options::catalog_option_keys::<&str>(&[]).is_ok());
+    assert!(evidence_check::options::catalog_option_keys(&["catalog"]).is_ok());
+    let e = evidence_check::options::catalog_option_keys(&["catalog", "catalogue"]).unwrap_err();
+    assert_eq!(e.code(), "invalid_argument");
+    assert!(e.message(Lang::En).contains("unknown field `catalogue`, expected `catalog`"), "{}", e.message(Lang::En));
+}
+
+#[test]
+fn how_to_raise_a_limit_follows_the_errors_language() {
+    let claims: Vec<Value> = (0..13).map(|i| json!({"claim_id": format!("c{i}"), "text": "x", "kind": "fact"})).collect();
+    let v = json!({"title": "T", "claims": claims});
+    let e = Report::from_value(&v).unwrap_err();
+    let hint = |lang| evidence_check::policy::how_to_raise("max_claims", lang);
+    let message = |lang| e.issues(lang).unwrap().1.into_iter().find(|i| i.path == "/claims").unwrap().message;
+    assert_eq!(message(Lang::En), format!("List should have at most 12 items, not 13; {}", hint(Lang::En)));
+    assert_eq!(message(Lang::Zh), format!("List should have at most 12 items, not 13; {}", hint(Lang::Zh)));
+    assert!(Coded::message(&e, Lang::Zh).contains(&hint(Lang::Zh)), "{}", Coded::message(&e, Lang::Zh));
+    // The input-size limit too.
+    let limits = Limits { max_input_bytes: 10, ..Limits::default() };
+    let e = Report::from_json_with(&v.to_string(), &limits).unwrap_err();
+    assert!(e.issues(Lang::Zh).unwrap().1[0].message.ends_with(&evidence_check::policy::how_to_raise("max_input_bytes", Lang::Zh)));
+    // The reference's texts carry no hint in any language.
+    let reference = Limits { reference_messages: true, ..Limits::default() };
+    let e = Report::from_value_with(&v, &reference).unwrap_err();
+    assert!(e.issues(Lang::Zh).unwrap().1.iter().all(|i| !i.message.contains("max_claims")));
 }

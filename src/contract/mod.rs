@@ -118,6 +118,7 @@ fn finish<T>(c: &Checker, before: usize, build: impl FnOnce() -> Option<T>) -> O
 
 /// Whose data this is: one tenant's user never sees another's snapshots or reviews.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Scope {
     pub tenant_id: String,
     pub user_id: String,
@@ -138,6 +139,8 @@ impl Contract for Scope {
 /// Whether a source is made-up test material or a public document (the reference's
 /// two kinds), or another kind a policy allows (`kinds`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(type = "\"fixture\" | \"public\" | (string & {})"))]
 pub enum SourceKind {
     Fixture,
     Public,
@@ -182,6 +185,7 @@ impl Serialize for SourceKind {
 
 /// One entry of the host's trusted catalogue of sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SourceSpec {
     pub source_id: String,
     pub title: String,
@@ -208,6 +212,7 @@ impl Contract for SourceSpec {
 
 /// Names one revision of one source by its digest.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SourceRef {
     pub source_id: String,
     pub revision: u64,
@@ -228,6 +233,7 @@ impl Contract for SourceRef {
 
 /// The payload of a successful read: the file's name and text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReadPayload {
     pub filename: String,
     pub content: String,
@@ -246,8 +252,11 @@ impl Contract for ReadPayload {
 
 /// A read tool's business result (`status` is always `ok`; failures never reach ingest).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReadResult {
+    #[cfg_attr(test, ts(type = "\"ok\""))]
     pub status: &'static str,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub message: String,
     pub data: ReadPayload,
 }
@@ -267,6 +276,7 @@ impl Contract for ReadResult {
 /// A passage of one source revision: half-open code-point range `[start, end)` of the
 /// LF-normalised text, and the exact text found there.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Citation {
     pub citation_id: String,
     #[serde(rename = "ref")]
@@ -304,6 +314,7 @@ impl Contract for Citation {
 /// Whether a claim restates a source (`fact`) or is derived from sources (`inference`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ClaimKind {
     Fact,
     Inference,
@@ -320,11 +331,14 @@ impl ClaimKind {
 
 /// One claim of a report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Claim {
     pub claim_id: String,
     pub text: String,
     pub kind: ClaimKind,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub rationale: String,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub citations: Vec<Citation>,
 }
 
@@ -351,6 +365,7 @@ impl Contract for Claim {
 
 /// Claims that the report itself says disagree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Conflict {
     pub claim_ids: Vec<String>,
     pub reason: String,
@@ -374,10 +389,13 @@ impl Contract for Conflict {
 
 /// A candidate report written by a model: claims with citations, conflicts, gaps.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Report {
     pub title: String,
     pub claims: Vec<Claim>,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub conflicts: Vec<Conflict>,
+    #[cfg_attr(test, ts(optional = nullable))]
     pub gaps: Vec<String>,
 }
 

@@ -17,8 +17,11 @@ use crate::contract::Contract;
 
 /// What an importer did for one citation or one source of a bundle.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
 pub struct ImportNote {
     /// `anthropic` or `locate`.
+    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\""))]
     pub importer: String,
     /// The citation the note is about (or `source_id`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -32,12 +35,14 @@ pub struct ImportNote {
     /// Anthropic: the unit in which the model's range held its `cited_text`
     /// (`code_point`, `utf16`, `block` for content documents), or `unmatched`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "\"code_point\" | \"utf16\" | \"block\" | \"unmatched\""))]
     pub unit: Option<String>,
     /// Anthropic content documents: the separator the blocks were joined with.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separator: Option<String>,
     /// Quote-only citations: `exact`, or `loose` when located whitespace-insensitively.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "Whitespace"))]
     pub whitespace: Option<String>,
 }
 

@@ -22,6 +22,7 @@ use crate::store::EvidenceStore;
 
 /// A citation located from its quote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LocatedCitation {
     pub claim_id: String,
     pub citation_id: String,
@@ -35,25 +36,31 @@ pub struct LocatedCitation {
 
 /// A quote that was not located; its citation was left out of its claim.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LocateIssue {
     pub claim_id: String,
     /// The draft citation's id, when it had one.
     pub citation_id: Option<String>,
     pub source_id: String,
     /// `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
+    #[cfg_attr(test, ts(type = "\"quote_not_found\" | \"quote_ambiguous\" | \"ref_unavailable\""))]
     pub code: &'static str,
     pub message: String,
     /// How many times the quote occurs (after context filtering for an ambiguity).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub count: Option<usize>,
     /// The first code-point ranges of an ambiguous quote.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(optional = nullable))]
     pub ranges: Vec<[usize; 2]>,
 }
 
 /// What [`locate_citations`] found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LocateResult {
+    #[cfg_attr(test, ts(type = "ParsedReport"))]
     pub report: Report,
     pub located: Vec<LocatedCitation>,
     pub issues: Vec<LocateIssue>,
@@ -208,7 +215,9 @@ fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, e: &Store
 
 /// What [`locate_bundle`] made: the bundle with located citations, and what was found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LocatedBundle {
+    #[cfg_attr(test, ts(type = "ParsedBundle"))]
     pub bundle: Bundle,
     pub located: Vec<LocatedCitation>,
     pub issues: Vec<LocateIssue>,

@@ -86,9 +86,10 @@ for (const [label, bytes] of SIZES) {
       const got = api(call, input);
       assert.equal(got.code, "contract", `${call}: ${JSON.stringify(got)}`);
       const path = call === "checkBundle" ? "/report/claims" : "/claims";
+      // How to raise the limit is in the error's language (the library's default, zh).
       assert.deepEqual(
         { path: got.first.path, code: got.first.code, message: got.first.message },
-        { path, code: "too_long", message: `List should have at most 12 items, not ${input.n}; raise it with the policy field max_claims (CLI: --policy documents, or a policy file with "max_claims")` },
+        { path, code: "too_long", message: `List should have at most 12 items, not ${input.n}; 可通过策略字段 max_claims 提高上限(CLI:--policy documents,或在策略文件中设置 "max_claims")` },
       );
       assert.ok(got.count <= MAX_LISTED + 1, `${call}: ${got.count} violations`);
       assert.ok(got.rss - baseline < 10 * input.bytes, `${call}: peak RSS grew by ${got.rss - baseline} bytes for ${input.bytes} bytes of input`);

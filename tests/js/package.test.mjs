@@ -149,7 +149,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "get(scope: Scope, ref: SourceRef): Snapshot;",
       "checkCitation(scope: Scope, citation: Citation): Snapshot;",
       "quote(scope: Scope, ref: SourceRef, text: string, citationId: string, options?: QuoteOptions | null): Citation;",
-      "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: LocateOptions | null): Citation;",
+      "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: WhitespaceOptions | null): Citation;",
       "export function fromAnthropicMessage(request: AnthropicRequest | string, response: AnthropicResponse | string, options: AnthropicOptions): Bundle;",
       "export function locateCitations(scope: Scope, draft: DraftReport | string, store: EvidenceStore, options?: LocateOptions | null): LocateResult;",
       "export function parseReport(input: Report | string, options?: ParseOptions | null): ParsedReport;",

@@ -33,6 +33,7 @@ fn in_place_normalisation_matches_the_copying_one() {
 
 mod host {
     //! The host-hashing threshold: a stand-in host hasher records the sizes it was given.
+    use super::normalize_newlines;
     use evidence_check::digest::{sha256_hex, sha256_hex_with, HostHasher, HOST_HASH_MIN_BYTES};
     use std::cell::RefCell;
 
@@ -116,9 +117,12 @@ mod host {
         let plain = check_bundle(&bundle, &options).unwrap();
         seen();
         options.host_hasher = Some(HostHasher::new(recording));
+        // The long source (normalised) and the report's canonical JSON (over 1 KiB) go to the host.
+        let long = normalize_newlines(&bundle.sources[0].content).len();
+        let report = evidence_check::digest::canonical_report(&bundle.report).len();
         assert_eq!(check_bundle_owned(bundle.clone(), &options).unwrap(), plain);
-        assert_eq!(seen().len(), 1);
+        assert_eq!(seen(), vec![long, report]);
         assert_eq!(check_bundle(&bundle, &options).unwrap(), plain);
-        assert_eq!(seen().len(), 1);
+        assert_eq!(seen(), vec![long, report]);
     }
 }

@@ -60,11 +60,23 @@ function timeVaried(prepare, run, repeats = REPEATS) {
 
 // ---- 1. seed-sized reports: every golden case through the JS API vs the reference ----
 
-function replay(c) {
+/** `now` for iteration `i`: a different second each time, so no result could be reused. */
+const nowAt = (i) => {
+  const s = i % 86400;
+  const two = (n) => String(n).padStart(2, "0");
+  return `2026-11-29T${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}+00:00`;
+};
+
+/** One golden case step by step, as a host would: `handle` keeps parseReport's
+ * ReportHandle and a Reviews list; `plain` passes the report and reviews as objects (each
+ * call reads them again). Iteration `i` varies the report's title (a suffix; every title
+ * of the cases stays valid) and `now`, so no digest or result could be reused. */
+function replay(c, i, handle) {
   const scope = c.scope;
-  let store;
+  const now = nowAt(i);
+  let store, parsed, reviews;
   try {
-    store = new ec.EvidenceStore(c.specs ?? [], { now: NOW });
+    store = new ec.EvidenceStore(c.specs ?? [], { now });
   } catch {
     return;
   }
@@ -77,17 +89,20 @@ function replay(c) {
       } catch {}
     }
     for (const id of c.remove ?? []) store.remove(scope, id);
-    let report;
+    const input = typeof c.report?.title === "string" ? { ...c.report, title: `${c.report.title} #${i}` } : c.report;
     try {
-      report = ec.parseReport(JSON.stringify(c.report));
+      parsed = ec.parseReport(JSON.stringify(input));
     } catch {
       return;
     }
+    const report = handle ? parsed : input;
     const rscope = c.report_scope ?? scope;
-    const reviews = [];
+    reviews = handle ? new ec.Reviews() : [];
     for (const r of c.reviews ?? []) {
       try {
-        reviews.push(ec.recordReview(r.scope ?? rscope, r.report ?? report, r.claim_id, r.verdict, r.note, { now: NOW }));
+        const review = ec.recordReview(r.scope ?? rscope, r.report ?? report, r.claim_id, r.verdict, r.note, { now });
+        if (handle) reviews.add(review);
+        else reviews.push(review);
       } catch {}
     }
     try {
@@ -95,12 +110,14 @@ function replay(c) {
     } catch {}
     if (c.render) {
       try {
-        ec.render(rscope, report, store, reviews, { now: NOW });
+        ec.render(rscope, report, store, reviews, { now });
       } catch {}
     }
   } finally {
     store.close();
     store.free();
+    parsed?.free();
+    if (handle) reviews?.free();
   }
 }
 
@@ -108,17 +125,23 @@ function seed() {
   const dir = join(ROOT, "tests", "data", "reference", "cases");
   const cases = readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), "utf8"))).filter((c) => c.op !== "quote");
   const seconds = QUICK ? 0.5 : 2;
-  const rates = [];
-  for (let r = 0; r < REPEATS; r++) {
-    let n = 0;
-    const t = performance.now();
-    while (performance.now() - t < seconds * 1000) {
-      for (const c of cases) replay(c);
-      n += cases.length;
+  let i = 0;
+  const rate = (handle) => {
+    const rates = [];
+    for (let r = 0; r < REPEATS; r++) {
+      let n = 0;
+      const t = performance.now();
+      while (performance.now() - t < seconds * 1000) {
+        for (const c of cases) replay(c, i++, handle);
+        n += cases.length;
+      }
+      rates.push(n / ((performance.now() - t) / 1000));
     }
-    rates.push(n / ((performance.now() - t) / 1000));
-  }
-  const result = { cases: cases.length, js_reports_per_sec: median(rates) };
+    return median(rates);
+  };
+  // The handle path (parseReport's ReportHandle and a Reviews list), and the same calls
+  // given plain objects, in one run.
+  const result = { cases: cases.length, js_reports_per_sec: rate(true), js_plain_reports_per_sec: rate(false) };
   // The demo as one checkBundle call (what a pipeline does), against the reference on
   // the same inputs (its case 02: same sources, report and reviews, rendered).
   const demo = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
@@ -139,6 +162,7 @@ function seed() {
     const ref = (cases) => JSON.parse(execFileSync(python, [join(ROOT, "bench", "reference_bench.py"), refDir, cases, String(seconds), String(REPEATS)], { encoding: "utf8" }));
     result.reference_reports_per_sec = ref(dir).reports_per_sec;
     result.ratio = result.js_reports_per_sec / result.reference_reports_per_sec;
+    result.plain_ratio = result.js_plain_reports_per_sec / result.reference_reports_per_sec;
     const one = mkdtempSync(join(tmpdir(), "evidence-check-case02-"));
     writeFileSync(join(one, "02.json"), readFileSync(join(dir, "02_demo_reviewed_render.json")));
     result.reference_demo_per_sec = ref(one).reports_per_sec;
@@ -349,9 +373,11 @@ out.results.batch = batch();
 const r = out.results;
 const f = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : String(x));
 const rows = [
-  ["seed-sized: reports/s through the JS API", f(r.seed.js_reports_per_sec, 0), ""],
+  ["seed-sized: reports/s through the JS API (ReportHandle, Reviews)", f(r.seed.js_reports_per_sec, 0), ""],
+  ["seed-sized: reports/s through the JS API, plain objects", f(r.seed.js_plain_reports_per_sec, 0), ""],
   ["seed-sized: reports/s, Python reference", f(r.seed.reference_reports_per_sec ?? r.seed.reference, 0), ""],
   ["seed-sized: ratio to the reference", `${f(r.seed.ratio)}×`, "≥ 30×"],
+  ["seed-sized: ratio to the reference, plain objects", `${f(r.seed.plain_ratio)}×`, ""],
   ["seed-sized: the demo as one checkBundle call, per second", f(r.seed.check_bundle_per_sec, 0), ""],
   ["seed-sized: the same through the reference (its case 02), per second", f(r.seed.reference_demo_per_sec ?? r.seed.reference, 0), ""],
   ["seed-sized: checkBundle ratio to the reference", `${f(r.seed.check_bundle_ratio)}×`, "≥ 30×"],

@@ -220,6 +220,9 @@ pub struct CheckOptions<'k> {
     /// When set, every review must carry a valid HMAC signature made with this key.
     pub review_key: Option<&'k [u8]>,
     pub reviews: ReviewMode,
+    /// The report's digest when the caller already has it (a parsed report handle
+    /// computed it once, see [`crate::parsed::ParsedReport`]); it must be the report's.
+    pub report_digest: Option<&'k str>,
 }
 
 /// Checks that every review belongs to this scope and this exact report and that no
@@ -297,7 +300,7 @@ pub fn check_with<'r>(
     reviews: &'r [Review],
     review_key: Option<&[u8]>,
 ) -> Result<Checked<'r>, ReviewErrorKind> {
-    check_opts(scope, report, store, reviews, CheckOptions { review_key, reviews: ReviewMode::Throw })
+    check_opts(scope, report, store, reviews, CheckOptions { review_key, reviews: ReviewMode::Throw, report_digest: None })
 }
 
 /// [`check_with`] with every option. The store's policy decides the codes and messages:
@@ -305,7 +308,7 @@ pub fn check_with<'r>(
 /// have the reference's codes and texts and no subject fields.
 pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewErrorKind> {
     let reference = store.policy().reference_messages;
-    let digest = store.report_digest(report);
+    let digest = options.report_digest.map_or_else(|| store.report_digest(report), str::to_owned);
     let mut issues = Vec::new();
     let signed: Vec<(usize, &Review)> = reviews
         .iter()

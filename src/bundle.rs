@@ -8,8 +8,9 @@ use std::borrow::Cow;
 
 use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
-use crate::contract::validate::{join, sized, Checker, ANY_STRING};
-use crate::contract::{Contract, Report, Scope, SourceSpec};
+use crate::contract::typed::{self, How};
+use crate::contract::validate::{join, Checker, ANY_STRING};
+use crate::contract::{rule, Contract, Report, Scope, SourceSpec};
 use crate::error::{ContractError, ReviewErrorKind, StoreError};
 use crate::render::{render_checked_detailed, Artifact};
 use crate::review::Review;
@@ -31,11 +32,16 @@ pub struct BundleSource {
     pub fetched_at: Option<String>,
 }
 
+impl BundleSource {
+    pub(crate) const FIELDS: &'static [&'static str] = &["spec", "content", "revision", "fetched_at"];
+}
+
 impl Contract for BundleSource {
     const SUBJECT: &'static str = "bundle_source";
+    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["spec", "content", "revision", "fetched_at"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let spec = c.required(m, path, "spec").and_then(|s| SourceSpec::check(c, s, &join(path, "spec")));
         let content = c.string_field(m, path, "content", &ANY_STRING);
         let revision = match m.get("revision") {
@@ -43,7 +49,7 @@ impl Contract for BundleSource {
             None => Some(1),
         };
         let fetched_at = match m.get("fetched_at") {
-            Some(f) => c.string(f, &join(path, "fetched_at"), &sized(1, 64)).map(Some),
+            Some(f) => c.string(f, &join(path, "fetched_at"), &rule::DATE_TIME).map(Some),
             None => Some(None),
         };
         if c.count() != before {
@@ -68,11 +74,16 @@ pub struct Bundle {
     pub import_notes: Vec<crate::import::ImportNote>,
 }
 
+impl Bundle {
+    pub(crate) const FIELDS: &'static [&'static str] = &["scope", "sources", "report", "reviews", "import_notes"];
+}
+
 impl Contract for Bundle {
     const SUBJECT: &'static str = "bundle";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["scope", "sources", "report", "reviews", "import_notes"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let sources = c
             .required(m, path, "sources")
@@ -239,7 +250,7 @@ pub fn check_bundle_owned(mut bundle: Bundle, options: &BundleOptions) -> Result
 /// The assessment (and artifact) of a bundle whose sources are in `store`.
 fn check_loaded(bundle: &Bundle, store: &EvidenceStore, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     // One assessment serves both the result and the artifact.
-    let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews };
+    let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews, report_digest: None };
     let mut checked = check_opts(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(BundleError::Review)?;
     checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {
@@ -274,6 +285,15 @@ pub fn parse_bundle(text: &str, limits: &crate::contract::Limits, require_conten
 /// texts elsewhere, as the CLI's `--mcp` does. An absent `content` reads as empty; a
 /// present one is checked as usual.
 pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
+    let how = How { content_optional: true, ..How::plain(limits.max_input_bytes) };
+    match typed::read(text, limits, how) {
+        Some(bundle) => Ok(bundle),
+        None => bundle_without_contents_tree(text, limits),
+    }
+}
+
+/// [`bundle_without_contents`] through the tree reader only (see [`Contract::from_json_tree`]).
+pub fn bundle_without_contents_tree(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
     let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
     if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
         for source in sources.iter_mut().filter_map(Value::as_object_mut) {

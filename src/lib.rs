@@ -17,6 +17,7 @@ pub mod import;
 pub mod locate;
 pub mod options;
 pub mod outcome;
+pub mod parsed;
 pub mod policy;
 pub mod render;
 pub mod review;

@@ -134,27 +134,40 @@ pub enum ReviewsName {
 }
 
 call_options! {
-    /// `new EvidenceStore(specs, options)`.
+    /// `new EvidenceStore(specs, options)`: a fixed clock (`now`), the catalogue and
+    /// source-size limits, the language of messages and labels, the policy, `compat`.
     StoreOptions {
         now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
         /// `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
         host_hashing: bool,
     }
-    /// `store.quote(…, options)`.
+    /// `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
+    /// context (the text right before and after) or the n-th occurrence (1-based);
+    /// `whitespace: "loose"` matches whitespace runs loosely, only when asked;
+    /// `compat: "reference"`: the reference's count (non-overlapping) and its one code
+    /// `quote_not_unique`.
     QuoteOptions { prefix: String, suffix: String, occurrence: usize, whitespace: WhitespaceName, compat: Compat, }
-    /// `store.quoteRange(…, options)`.
+    /// `store.quoteRange(…, options)`: the unit the host counts its offsets in.
     RangeOptions { unit: OffsetUnit, }
-    /// `parseReport(input, options)`.
+    /// `parseReport(input, options)`. `dialect: "openai-strict"`: `null` in an optional
+    /// field means absent (strict-mode output).
     ParseOptions { dialect: DialectName, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
-    /// The schema functions.
+    /// The schema functions. `dialect: "openai-strict"`: every property required, optional
+    /// ones nullable, no string lengths.
     SchemaOptions { dialect: DialectName, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
-    /// `recordReview(…, options)`.
+    /// `recordReview(…, options)`. `key`: the host's secret; the review gets an
+    /// HMAC-SHA-256 `signature` over its canonical JSON.
     ReviewOptions { now: String, key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
-    /// `assess(…, options)`.
+    /// `assess(…, options)`. `reviewKey`: every review must carry a valid signature made
+    /// with this key; `reviews: "report"` lists a stale, foreign or second review as an
+    /// issue instead of throwing.
     AssessOptions { review_key: String, lang: Lang, reviews: ReviewsName, }
-    /// `render(…, options)`.
+    /// `render(…, options)`. `compat: "reference"`: the reference's escaping,
+    /// byte-identical to it and weaker (bare URLs autolink).
     RenderOptions { now: String, compat: Compat, review_key: String, lang: Lang, reviews: ReviewsName, }
-    /// `checkBundle(bundle, options)`.
+    /// `checkBundle(bundle, options)`. `policy` sets every limit (default "reference": 16
+    /// sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the
+    /// `max*` options override single fields of it.
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
@@ -171,14 +184,16 @@ call_options! {
         whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, now: String,
         max_sources: usize, max_source_bytes: usize,
     }
-    /// `fromAnthropicMessage(request, response, options)`.
+    /// `fromAnthropicMessage(request, response, options)`: `sourceIds[i]` names document i
+    /// (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps.
     AnthropicOptions { #[cfg_attr(test, ts(type = "Scope"))] scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
     /// `new DocumentCatalog(options)`: `documents` are imported in order.
     #[cfg_attr(test, ts(rename = "DocumentCatalogOptions"))]
     CatalogOptions { lang: Lang, #[cfg_attr(test, ts(optional, type = "Document[]"))] documents: Value, }
     /// `DocumentCatalog.fromJSON(json, options)`, `convertOffset` and `toWebAnnotations`.
     LangOptions { lang: Lang, }
-    /// `parseBundle(bundle, options)`.
+    /// `parseBundle(bundle, options)`: `requireContents: false` lets sources leave out
+    /// `content`; the limits as `checkBundle`'s.
     ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
 }
 

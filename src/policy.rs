@@ -321,6 +321,9 @@ pub enum PolicyError {
 }
 
 impl PolicyError {
+    /// Every code, as `code()` gives them (listed in the `.d.ts`'s `EvidenceCode`).
+    pub const CODES: &'static [&'static str] = &["policy_unknown_field", "policy_unknown_preset", "policy_invalid"];
+
     /// The stable code.
     pub fn code(&self) -> &'static str {
         match self {

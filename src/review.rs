@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::Clock;
-use crate::contract::validate::{is_blank, join, sized, Checker, DIGEST};
-use crate::contract::{Contract, Report, Scope};
+use crate::contract::validate::{is_blank, join, Checker, DIGEST};
+use crate::contract::{rule, Contract, Report, Scope};
 use crate::digest::report_digest;
 use crate::error::ReviewErrorKind;
 
@@ -95,17 +95,22 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
     (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
 }
 
+impl Review {
+    pub(crate) const FIELDS: &'static [&'static str] = &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"];
+}
+
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
+    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
         let report_digest = c.string_field(m, path, "report_digest", &DIGEST);
         let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
         let verdict = c.literal_field(m, path, "verdict", &Verdict::ALL);
-        let note = c.string_field(m, path, "note", &sized(1, c.limits.max_note_chars));
-        let reviewed_at = c.string_field(m, path, "reviewed_at", &sized(1, 64));
+        let note = c.string_field(m, path, "note", &rule::note(&c.limits));
+        let reviewed_at = c.string_field(m, path, "reviewed_at", &rule::DATE_TIME);
         let signature = match m.get("signature") {
             Some(s) => c.string(s, &join(path, "signature"), &DIGEST).map(Some),
             None => Some(None),
@@ -148,22 +153,8 @@ pub fn record_review_with(
     clock: &Clock,
     policy: &crate::policy::Policy,
 ) -> Result<Review, ReviewErrorKind> {
-    if report.claim(claim_id).is_none() {
-        return Err(ReviewErrorKind::UnknownClaim);
-    }
-    let verdict = Verdict::parse(verdict).ok_or(ReviewErrorKind::InvalidVerdict)?;
-    if is_blank(note) || note.chars().count() > policy.max_note_chars {
-        return Err(ReviewErrorKind::InvalidNote);
-    }
-    Ok(Review {
-        scope: scope.clone(),
-        report_digest: report_digest(report),
-        claim_id: claim_id.to_owned(),
-        verdict,
-        note: note.to_owned(),
-        reviewed_at: clock.now(),
-        signature: None,
-    })
+    let [claim_id, verdict, note] = [claim_id, verdict, note].map(|s| Value::String(s.to_owned()));
+    record_review_digested(scope, report, None, &claim_id, &verdict, &note, clock, policy)
 }
 
 /// [`record_review`] for untyped input (a host's JSON): a claim id that is not a string
@@ -189,14 +180,37 @@ pub fn record_review_value_with(
     clock: &Clock,
     policy: &crate::policy::Policy,
 ) -> Result<Review, ReviewErrorKind> {
-    let claim_id = claim_id.as_str().ok_or(ReviewErrorKind::UnknownClaim)?;
-    if report.claim(claim_id).is_none() {
-        return Err(ReviewErrorKind::UnknownClaim);
-    }
-    let verdict = verdict.as_str().ok_or(ReviewErrorKind::InvalidVerdict)?;
-    Verdict::parse(verdict).ok_or(ReviewErrorKind::InvalidVerdict)?;
+    record_review_digested(scope, report, None, claim_id, verdict, note, clock, policy)
+}
+
+/// [`record_review_value_with`] given the report's digest when it is already known
+/// (`None`: computed here, once the review is accepted).
+#[allow(clippy::too_many_arguments)] // record_review_value_with's arguments and the digest
+fn record_review_digested(
+    scope: &Scope,
+    report: &Report,
+    digest: Option<&str>,
+    claim_id: &Value,
+    verdict: &Value,
+    note: &Value,
+    clock: &Clock,
+    policy: &crate::policy::Policy,
+) -> Result<Review, ReviewErrorKind> {
+    let claim_id = claim_id.as_str().filter(|id| report.claim(id).is_some()).ok_or(ReviewErrorKind::UnknownClaim)?;
+    let verdict = verdict.as_str().and_then(Verdict::parse).ok_or(ReviewErrorKind::InvalidVerdict)?;
     let note = note.as_str().ok_or(ReviewErrorKind::InvalidNote)?;
-    record_review_with(scope, report, claim_id, verdict, note, clock, policy)
+    if is_blank(note) || note.chars().count() > policy.max_note_chars {
+        return Err(ReviewErrorKind::InvalidNote);
+    }
+    Ok(Review {
+        scope: scope.clone(),
+        report_digest: digest.map_or_else(|| report_digest(report), str::to_owned),
+        claim_id: claim_id.to_owned(),
+        verdict,
+        note: note.to_owned(),
+        reviewed_at: clock.now(),
+        signature: None,
+    })
 }
 
 /// The subject and numbers of a refused review (issue 14): the claim id it names, or
@@ -221,14 +235,33 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
     crate::contract::list_from_value(v, "reviews", <Review as crate::contract::Contract>::check, |_, _| {})
 }
 
+/// Review records as JSON text (`null` for none), read as a JSON argument is (strict
+/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: valid text
+/// straight into the records, anything else through [`reviews_from_json_tree`].
+pub fn reviews_from_json(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
+    let how = crate::contract::typed::How::plain(max_bytes);
+    match crate::contract::typed::read_list(text, &crate::contract::Limits::default(), how, true) {
+        Some(reviews) => Ok(reviews),
+        None => reviews_from_json_tree(text, max_bytes),
+    }
+}
+
+/// [`reviews_from_json`] through the tree reader only: errors of the JSON text name the
+/// `argument`, errors of the records name the `reviews`.
+pub fn reviews_from_json_tree(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
+    reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "argument")?)
+}
+
 /// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over
 /// the review's canonical JSON, see [`sign_review`]). A refusal names the claim, or the
 /// note's length against the policy's limit: its code points, or, for a note the host did
 /// not copy (`note` is then `null`), `host_note_len`, the host's own length of it.
+/// `report`: a `&Report`, or a [`crate::parsed::Digested`] whose digest is already known
+/// (then it is not computed again).
 #[allow(clippy::too_many_arguments)] // the review's fields, its context and the key, as the JS call takes them
-pub fn record_review_signed(
+pub fn record_review_signed<'r>(
     scope: &Scope,
-    report: &Report,
+    report: impl Into<crate::parsed::Digested<'r>>,
     claim_id: &Value,
     verdict: &Value,
     note: &Value,
@@ -237,8 +270,9 @@ pub fn record_review_signed(
     policy: &crate::policy::Policy,
     key: Option<&[u8]>,
 ) -> Result<Review, ReviewRefusal> {
+    let report = report.into();
     let note_chars = note.as_str().map(|n| n.chars().count()).or(host_note_len);
-    let review = record_review_value_with(scope, report, claim_id, verdict, note, clock, policy).map_err(|kind| ReviewRefusal {
+    let review = record_review_digested(scope, report.report, report.digest, claim_id, verdict, note, clock, policy).map_err(|kind| ReviewRefusal {
         kind,
         detail: refusal_detail(kind, claim_id, note_chars, policy).filter(|_| !policy.reference_messages).map(Box::new),
     })?;

@@ -289,12 +289,15 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
     b.root("Bundle", bundle, limits, &[("Scope", scope), ("SourceSpec", spec), ("BundleSource", source), ("Review", review), ("ImportNote", note)])
 }
 
+/// The optional fields whose `null` [`strip_nulls`] drops, in any object.
+pub const NULLABLE_FIELDS: [&str; 9] = ["rationale", "citations", "conflicts", "gaps", "reviews", "revision", "fetched_at", "signature", "import_notes"];
+
 /// Drops `null` values of optional fields (what a strict-mode model writes for "absent"),
 /// recursively, so that the contract can check the output.
 pub fn strip_nulls(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            m.retain(|k, x| !(x.is_null() && matches!(k.as_str(), "rationale" | "citations" | "conflicts" | "gaps" | "reviews" | "revision" | "fetched_at" | "signature" | "import_notes")));
+            m.retain(|k, x| !(x.is_null() && NULLABLE_FIELDS.contains(&k.as_str())));
             m.values_mut().for_each(strip_nulls);
         }
         Value::Array(a) => a.iter_mut().for_each(strip_nulls),

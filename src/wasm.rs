@@ -86,10 +86,13 @@ export declare class ContractError extends EvidenceCheckError {
   issues: ContractIssue[];
   subject: string;
 }
-/** Any other refusal, with its own `code`. */
+/** Any other refusal, with its own `code`; `detail`: its subject and numbers when known
+ * (absent under `compat: "reference"`), `field`: the policy field of a policy refusal. */
 export declare class EvidenceError extends EvidenceCheckError {
   name: "EvidenceError";
   code: EvidenceCode;
+  detail?: Detail;
+  field?: string;
 }
 /** The classes behind the thrown errors, for `instanceof` checks. */
 export interface ErrorClasses {
@@ -452,11 +455,6 @@ fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsVa
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?)
 }
 
-fn reviews_arg(value: Option<JsReviews>, lang: Lang) -> Result<Vec<Review>, JsValue> {
-    let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
-    Ok(crate::review::reviews_from_value(&value_arg(&value, "reviews", lang)?).in_lang(lang)?)
-}
-
 /// The options of one call, as the core's struct `T` reads them (one step, see
 /// [`crate::options::read`]). The object is read once through catching calls, key by
 /// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
@@ -722,12 +720,13 @@ impl EvidenceStore {
 /// Parses and checks a report (JSON text or an object). Throws a `ContractError`
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
-pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<JsParsedReport, JsValue> {
+pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<ReportHandle, JsValue> {
     let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let policy = options.limits().in_lang(lang)?;
     let text = json_text(&input.into(), true, "report", policy.max_input_bytes, lang)?;
-    typed(&Report::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?)
+    let parsed = crate::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
+    Ok(ReportHandle { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(parsed))), lang })
 }
 
 fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
@@ -765,9 +764,11 @@ pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSche
 
 /// SHA-256 hex of the report's canonical JSON.
 #[wasm_bindgen(js_name = reportDigest)]
-pub fn report_digest(report: JsReportInput) -> Result<String, JsValue> {
-    let report: Report = parse_arg(&report.into(), true, "report", Lang::Zh)?;
-    Ok(crate::digest::report_digest(&report))
+pub fn report_digest(report: JsReportArg) -> Result<String, JsValue> {
+    match report_arg(&report.into(), &Limits::default(), Lang::Zh)? {
+        ReportArg::Handle(parsed) => Ok(parsed.digest().to_owned()),
+        ReportArg::Plain(report) => Ok(crate::digest::report_digest(&report)),
+    }
 }
 
 /// SHA-256 hex of the LF-normalised text: a source's digest.
@@ -780,7 +781,7 @@ pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValu
 #[wasm_bindgen(js_name = recordReview)]
 pub fn record_review(
     scope: JsScope,
-    report: JsReportInput,
+    report: JsReportArg,
     #[wasm_bindgen(js_name = claimId, unchecked_param_type = "string")] claim_id: JsValue,
     verdict: JsVerdict,
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
@@ -790,7 +791,7 @@ pub fn record_review(
     let lang = options.lang_or(Lang::Zh);
     let policy = options.limits().in_lang(lang)?;
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let report = report_arg(&report.into(), &policy, lang)?;
     let clock = options.clock(host_clock()).in_lang(lang)?;
     let key = options.signing_key().in_lang(lang)?;
     let verdict: JsValue = verdict.into();
@@ -807,7 +808,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = crate::review::record_review_signed(
         &scope,
-        &report,
+        crate::parsed::Digested { report: report.report(), digest: report.digest() },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -823,10 +824,10 @@ pub fn record_review(
 /// The scope, report and reviews that `assess` and `render` take, read under the store's
 /// policy. The policy is cloned before reading: the caller's code (a `toJSON`, a getter)
 /// may call the same store while an argument is read.
-fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportInput, reviews: Option<JsReviews>, lang: Lang) -> Result<(Scope, Report, Vec<Review>), JsValue> {
+fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportArg, reviews: Option<JsReviewsArg>, lang: Lang) -> Result<(Scope, ReportArg, ReviewsArg), JsValue> {
     let policy = store.core()?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
+    let report = report_arg(&report.into(), &policy, lang)?;
     let reviews = reviews_arg(reviews, lang)?;
     Ok((scope, report, reviews))
 }
@@ -836,17 +837,17 @@ fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportInput, revi
 #[wasm_bindgen]
 pub fn assess(
     scope: JsScope,
-    report: JsReportInput,
+    report: JsReportArg,
     store: &EvidenceStore,
-    reviews: Option<JsReviews>,
+    reviews: Option<JsReviewsArg>,
     options: Option<JsAssessOptions>,
 ) -> Result<JsAssessment, JsValue> {
     let options = options_arg::<crate::options::AssessOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
-    let a = crate::assess::assess_in(&scope, &report, &*store.core()?, &reviews, check, lang).in_lang(lang)?;
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let a = crate::assess::assess_in(&scope, report.report(), &*store.core()?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
@@ -855,18 +856,18 @@ pub fn assess(
 #[wasm_bindgen]
 pub fn render(
     scope: JsScope,
-    report: JsReportInput,
+    report: JsReportArg,
     store: &EvidenceStore,
-    reviews: Option<JsReviews>,
+    reviews: Option<JsReviewsArg>,
     options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
     let options = options_arg::<crate::options::RenderOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw) };
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
     let clock = options.clock(host_clock()).in_lang(lang)?;
-    let a = crate::render::render_opts(&scope, &report, &*store.core()?, &reviews, &clock, options.escaping(), check, lang).in_lang(lang)?;
+    let a = crate::render::render_opts(&scope, report.report(), &*store.core()?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
@@ -1024,12 +1025,12 @@ pub fn wasm_memory_bytes() -> f64 {
 /// 32 code points of context, TextPositionSelector in code points, revision and digest
 /// in the state). Errors are in the store's language unless `options.lang` is given.
 #[wasm_bindgen(js_name = toWebAnnotations)]
-pub fn to_web_annotations(scope: JsScope, report: JsReportInput, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
+pub fn to_web_annotations(scope: JsScope, report: JsReportArg, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
     let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
     let policy = store.core()?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report: Report = parse_arg_with(&report.into(), true, "report", &policy, lang)?;
-    typed(&crate::annotation::to_web_annotations(&scope, &report, &*store.core()?).in_lang(lang)?)
+    let report = report_arg(&report.into(), &policy, lang)?;
+    typed(&crate::annotation::to_web_annotations(&scope, report.report(), &*store.core()?).in_lang(lang)?)
 }
 
 /// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
@@ -1130,11 +1131,8 @@ pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions
 /// A bundle from an Anthropic Messages API request and its response with citations.
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
-    let options: JsValue = options.into();
-    if options.is_undefined() || options.is_null() {
-        return Err(argument_error("options.scope is required"));
-    }
-    let core = options_arg::<crate::options::AnthropicOptions>(Some(options), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
+    // No options at all reads as every default: the core refuses the missing scope.
+    let core = options_arg::<crate::options::AnthropicOptions>(Some(options.into()), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
     let request = json_value_arg(&request.into(), "request", Lang::Zh)?;
     let response = json_value_arg(&response.into(), "response", Lang::Zh)?;
     typed(&crate::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)
@@ -1355,4 +1353,256 @@ pub fn register_host_hasher(hash: JsValue, #[wasm_bindgen(js_name = minBytes)] m
         return Err(argument_error("the host hasher must be a function or null"));
     };
     HOST_HASH.with(|h| h.try_borrow_mut().map(|mut slot| *slot = f)).map_err(|_| argument_error("the host hasher is in use"))
+}
+
+// ==== issue 15 (r3-handle): the Report and Reviews handles ==============================
+// A handle holds what a call would otherwise read again from JSON: the validated report
+// and its digest, or the checked reviews. A call recognises one by reading its internal
+// getter (`__reportHandle`, `__reviewsHandle`) through a catching import: only the real
+// getter, which is Rust code, vouches for the handle (it leaves the parsed value in
+// `VOUCHED`), so a plain object or Proxy that merely has such a property is read as a
+// plain object, exactly as before. `free()` is this binding's own, as the store's: it
+// drops the value and leaves a tombstone, so a later use throws a coded `handle_freed`.
+
+#[wasm_bindgen(typescript_custom_section)]
+const HANDLE_TYPES: &str = r#"
+/** A report read once by `parseReport`: its fields as getters, `toJSON()` the parsed report. */
+export interface ReportHandle extends ParsedReport {}
+/** A report: an object, JSON text, or a `ReportHandle` (then nothing is read again). */
+export type ReportArg = Report | ReportHandle | string;
+/** Reviews: a list, or a `Reviews` handle (each review checked once, when added). */
+export type ReviewsArg = Review[] | Reviews;
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "ReportArg")]
+    pub type JsReportArg;
+    #[wasm_bindgen(typescript_type = "ReviewsArg")]
+    pub type JsReviewsArg;
+    #[wasm_bindgen(typescript_type = "Claim[]")]
+    pub type JsClaims;
+    #[wasm_bindgen(typescript_type = "Conflict[]")]
+    pub type JsConflicts;
+}
+
+/// What the last genuine handle getter left for the call reading it: `Some(None)` when
+/// the handle was freed.
+enum Vouched {
+    Report(Option<std::rc::Rc<crate::parsed::ParsedReport>>),
+    Reviews(Option<std::rc::Rc<crate::parsed::ReviewList>>),
+}
+
+thread_local! {
+    static VOUCHED: std::cell::Cell<Option<Vouched>> = const { std::cell::Cell::new(None) };
+    static REPORT_KEY: JsValue = JsValue::from_str("__reportHandle");
+    static REVIEWS_KEY: JsValue = JsValue::from_str("__reviewsHandle");
+}
+
+/// Reads `value`'s internal getter `key` (a catching read: a throwing trap or getter
+/// means "not a handle", and the plain path then reports it as before) and returns what a
+/// genuine handle's getter vouched for.
+fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Option<Vouched> {
+    if !value.is_object() {
+        return None;
+    }
+    VOUCHED.with(|v| v.set(None));
+    let read = key.with(|k| Reflect::get(value, k));
+    let found = VOUCHED.with(|v| v.take());
+    read.ok().and(found)
+}
+
+fn handle_freed(lang: Lang) -> JsValue {
+    js_error(&BindingError::from(BindingErrorKind::HandleFreed), lang)
+}
+
+/// A report argument: a handle's parsed report (checked under `policy` when it was read
+/// under another, as the plain path would), or an object or JSON text read as before.
+enum ReportArg {
+    Handle(std::rc::Rc<crate::parsed::ParsedReport>),
+    Plain(Report),
+}
+
+impl ReportArg {
+    fn report(&self) -> &Report {
+        match self {
+            ReportArg::Handle(p) => p.report(),
+            ReportArg::Plain(r) => r,
+        }
+    }
+    /// The digest when the handle already has it.
+    fn digest(&self) -> Option<&str> {
+        match self {
+            ReportArg::Handle(p) => Some(p.digest()),
+            ReportArg::Plain(_) => None,
+        }
+    }
+}
+
+fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg, JsValue> {
+    match vouched(value, &REPORT_KEY) {
+        Some(Vouched::Report(Some(parsed))) => {
+            parsed.check_under(policy).in_lang(lang)?;
+            Ok(ReportArg::Handle(parsed))
+        }
+        Some(Vouched::Report(None)) => Err(handle_freed(lang)),
+        _ => Ok(ReportArg::Plain(parse_arg_with(value, true, "report", policy, lang)?)),
+    }
+}
+
+/// A reviews argument: a handle's checked list, or a list read as before.
+enum ReviewsArg {
+    Handle(std::rc::Rc<crate::parsed::ReviewList>),
+    Plain(Vec<Review>),
+}
+
+impl ReviewsArg {
+    fn reviews(&self) -> &[Review] {
+        match self {
+            ReviewsArg::Handle(l) => l.reviews(),
+            ReviewsArg::Plain(v) => v,
+        }
+    }
+}
+
+fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, JsValue> {
+    let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
+    match vouched(&value, &REVIEWS_KEY) {
+        Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
+        Some(Vouched::Reviews(None)) => Err(handle_freed(lang)),
+        _ => Ok(ReviewsArg::Plain(crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
+    }
+}
+
+/// The JSON text of a reviews argument as `value_arg` reads it (`undefined` reads as `null`).
+fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsValue> {
+    if value.is_undefined() {
+        return Ok("null".to_owned());
+    }
+    json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES, lang)
+}
+
+/// A report read once (`parseReport`'s result): the validated report, its digest and the
+/// policy it was read under. `recordReview`, `assess`, `render`, `toWebAnnotations` and
+/// `reportDigest` given it read nothing again; `JSON.stringify` gives the parsed report.
+#[wasm_bindgen]
+pub struct ReportHandle {
+    inner: std::cell::RefCell<Option<std::rc::Rc<crate::parsed::ParsedReport>>>,
+    lang: Lang,
+}
+
+impl ReportHandle {
+    fn parsed(&self) -> Result<std::rc::Rc<crate::parsed::ParsedReport>, JsValue> {
+        self.inner.borrow().clone().ok_or_else(|| handle_freed(self.lang))
+    }
+}
+
+#[wasm_bindgen]
+impl ReportHandle {
+    /// SHA-256 hex of the report's canonical JSON (what `reportDigest` returns).
+    #[wasm_bindgen(getter)]
+    pub fn digest(&self) -> Result<String, JsValue> {
+        Ok(self.parsed()?.digest().to_owned())
+    }
+
+    /// The claim ids, in the report's order.
+    #[wasm_bindgen(getter = claimIds)]
+    pub fn claim_ids(&self) -> Result<JsIds, JsValue> {
+        typed(&self.parsed()?.claim_ids())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn title(&self) -> Result<String, JsValue> {
+        Ok(self.parsed()?.report().title.clone())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn claims(&self) -> Result<JsClaims, JsValue> {
+        typed(&self.parsed()?.report().claims)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn conflicts(&self) -> Result<JsConflicts, JsValue> {
+        typed(&self.parsed()?.report().conflicts)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn gaps(&self) -> Result<JsIds, JsValue> {
+        typed(&self.parsed()?.report().gaps)
+    }
+
+    /// The parsed report as a plain object, every default filled in (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsParsedReport, JsValue> {
+        typed(self.parsed()?.report())
+    }
+
+    /// Releases the report now; every later use throws `handle_freed`. Freeing twice does nothing.
+    pub fn free(&self) {
+        self.inner.replace(None);
+    }
+
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __reportHandle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        let parsed = self.inner.borrow().clone();
+        VOUCHED.with(|v| v.set(Some(Vouched::Report(parsed))));
+        true
+    }
+}
+
+/// Reviews checked once, as they are added: pass it as `reviews` to `assess` and `render`.
+#[wasm_bindgen]
+pub struct Reviews {
+    inner: std::cell::RefCell<Option<std::rc::Rc<crate::parsed::ReviewList>>>,
+    lang: Lang,
+}
+
+#[wasm_bindgen]
+impl Reviews {
+    /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
+    /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
+    #[wasm_bindgen(constructor)]
+    pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
+        let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+        let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
+        let list = crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
+        Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
+    }
+
+    /// Checks a review as the next item of the list (a violation's path is the one the
+    /// list would give it, `/3/note`) and appends it; returns the new length.
+    pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
+        let text = reviews_text(&review.into(), "review", self.lang)?;
+        let added = match self.inner.borrow_mut().as_mut() {
+            Some(list) => std::rc::Rc::make_mut(list).push_json(&text).map(|()| list.len() as u32),
+            None => return Err(handle_freed(self.lang)),
+        };
+        Ok(added.in_lang(self.lang)?)
+    }
+
+    /// How many reviews the list holds.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> Result<u32, JsValue> {
+        Ok(self.inner.borrow().as_ref().ok_or_else(|| handle_freed(self.lang))?.len() as u32)
+    }
+
+    /// The reviews as a plain array (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsReviews, JsValue> {
+        typed(self.inner.borrow().as_ref().ok_or_else(|| handle_freed(self.lang))?.reviews())
+    }
+
+    /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.
+    pub fn free(&self) {
+        self.inner.replace(None);
+    }
+
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __reviewsHandle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        let list = self.inner.borrow().clone();
+        VOUCHED.with(|v| v.set(Some(Vouched::Reviews(list))));
+        true
+    }
 }

@@ -138,14 +138,18 @@ fn list_limits() {
 
 #[test]
 fn json_text_duplicate_keys_and_size_limit() {
-    let e = Report::from_json(r#"{"title": "a", "title": "b", "claims": []}"#).unwrap_err();
+    let e = both::<Report>(r#"{"title": "a", "title": "b", "claims": []}"#, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "duplicate_key");
-    let e = Report::from_json("{").unwrap_err();
+    // A duplicate in an otherwise valid report: the fast path must refuse it too.
+    let dup = valid_report().to_string().replacen('{', r#"{"title": "again", "#, 1);
+    let e = both::<Report>(&dup, &Default::default()).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "duplicate_key");
+    let e = both::<Report>("{", &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "invalid_json");
     let tiny = evidence_check::contract::Limits { max_input_bytes: 10, ..Default::default() };
-    let e = Report::from_json_with(&valid_report().to_string(), &tiny).unwrap_err();
+    let e = both::<Report>(&valid_report().to_string(), &tiny).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "input_too_large");
     let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
-    let e = Report::from_json(&deep).unwrap_err();
+    let e = both::<Report>(&deep, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "too_deep");
 }

@@ -216,7 +216,13 @@ fn the_code_unions_of_the_types_are_made_from_the_kinds() {
     for k in StoreErrorKind::ALL {
         assert!(EVIDENCE_CODE_TS.contains(&format!("\"{}\"", k.code())));
     }
-    assert!(EVIDENCE_CODE_TS.contains(&format!(" | \"{}\";", CatalogErrorKind::ALL.last().unwrap().code())));
+    assert!(EVIDENCE_CODE_TS.contains(&format!(" | \"{}\" | ", CatalogErrorKind::ALL.last().unwrap().code())));
+    // The policy's refusals are listed too, each as its code() gives it.
+    use evidence_check::policy::PolicyError;
+    for e in [PolicyError::UnknownField("x".into()), PolicyError::UnknownPreset("x".into()), PolicyError::Invalid { field: "x".into(), message: "m".into() }] {
+        assert!(PolicyError::CODES.contains(&e.code()), "{}", e.code());
+        assert!(EVIDENCE_CODE_TS.contains(&format!("\"{}\"", e.code())));
+    }
     assert!(EVIDENCE_CODE_TS.contains("export type EvidenceCode = \"catalogue_invalid\" | \"store_closed\" | "));
     assert_eq!(ISSUE_CODE_TS.matches(" | ").count() + 1, ViolationCode::ALL.len());
     assert!(ISSUE_CODE_TS.contains("export type IssueCode = \"invalid_json\" | \"input_too_large\""));

@@ -659,7 +659,8 @@ export type OffsetUnit = "code_point" | "utf16" | "utf8";
  */
 export type ReviewsName = "throw" | "report";
 /**
- * `new EvidenceStore(specs, options)`.
+ * `new EvidenceStore(specs, options)`: a fixed clock (`now`), the catalogue and
+ * source-size limits, the language of messages and labels, the policy, `compat`.
  */
 export type StoreOptions = { now?: string, maxSources?: number, maxSourceBytes?: number, lang?: Lang, policy?: PolicyInput, compat?: Compat, 
 /**
@@ -667,35 +668,47 @@ export type StoreOptions = { now?: string, maxSources?: number, maxSourceBytes?:
  */
 hostHashing?: boolean, };
 /**
- * `store.quote(…, options)`.
+ * `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
+ * context (the text right before and after) or the n-th occurrence (1-based);
+ * `whitespace: "loose"` matches whitespace runs loosely, only when asked;
+ * `compat: "reference"`: the reference's count (non-overlapping) and its one code
+ * `quote_not_unique`.
  */
 export type QuoteOptions = { prefix?: string, suffix?: string, occurrence?: number, whitespace?: WhitespaceName, compat?: Compat, };
 /**
- * `store.quoteRange(…, options)`.
+ * `store.quoteRange(…, options)`: the unit the host counts its offsets in.
  */
 export type RangeOptions = { unit?: OffsetUnit, };
 /**
- * `parseReport(input, options)`.
+ * `parseReport(input, options)`. `dialect: "openai-strict"`: `null` in an optional
+ * field means absent (strict-mode output).
  */
 export type ParseOptions = { dialect?: DialectName, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /**
- * The schema functions.
+ * The schema functions. `dialect: "openai-strict"`: every property required, optional
+ * ones nullable, no string lengths.
  */
 export type SchemaOptions = { dialect?: DialectName, policy?: PolicyInput, };
 /**
- * `recordReview(…, options)`.
+ * `recordReview(…, options)`. `key`: the host's secret; the review gets an
+ * HMAC-SHA-256 `signature` over its canonical JSON.
  */
 export type ReviewOptions = { now?: string, key?: string, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /**
- * `assess(…, options)`.
+ * `assess(…, options)`. `reviewKey`: every review must carry a valid signature made
+ * with this key; `reviews: "report"` lists a stale, foreign or second review as an
+ * issue instead of throwing.
  */
 export type AssessOptions = { reviewKey?: string, lang?: Lang, reviews?: ReviewsName, };
 /**
- * `render(…, options)`.
+ * `render(…, options)`. `compat: "reference"`: the reference's escaping,
+ * byte-identical to it and weaker (bare URLs autolink).
  */
 export type RenderOptions = { now?: string, compat?: Compat, reviewKey?: string, lang?: Lang, reviews?: ReviewsName, };
 /**
- * `checkBundle(bundle, options)`.
+ * `checkBundle(bundle, options)`. `policy` sets every limit (default "reference": 16
+ * sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the
+ * `max*` options override single fields of it.
  */
 export type CheckBundleOptions = { now?: string, render?: boolean, maxSources?: number, maxSourceBytes?: number, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, compat?: Compat, reviewKey?: string, lang?: Lang, policy?: PolicyInput, 
 /**
@@ -715,7 +728,8 @@ export type LocateOptions = { whitespace?: WhitespaceName, lang?: Lang, maxClaim
  */
 export type LocateBundleOptions = { whitespace?: WhitespaceName, lang?: Lang, maxClaims?: number, maxCitations?: number, now?: string, maxSources?: number, maxSourceBytes?: number, };
 /**
- * `fromAnthropicMessage(request, response, options)`.
+ * `fromAnthropicMessage(request, response, options)`: `sourceIds[i]` names document i
+ * (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps.
  */
 export type AnthropicOptions = { scope: Scope, sourceIds?: Array<string>, fetchedAt?: string, uncitedAsGaps?: boolean, };
 /**
@@ -727,10 +741,11 @@ export type DocumentCatalogOptions = { lang?: Lang, documents?: Document[], };
  */
 export type LangOptions = { lang?: Lang, };
 /**
- * `parseBundle(bundle, options)`.
+ * `parseBundle(bundle, options)`: `requireContents: false` lets sources leave out
+ * `content`; the limits as `checkBundle`'s.
  */
 export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, lang?: Lang, policy?: PolicyInput, };
 /** The codes of every refusal other than a broken contract (see docs/errors.md). */
-export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document";
+export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid";
 /** The code of one broken rule of a contract. */
 export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values";

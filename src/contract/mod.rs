@@ -6,6 +6,7 @@
 //! patterns, lengths in code points, list limits and cross-field rules.
 
 pub mod json;
+pub mod typed;
 pub mod validate;
 
 use serde::Serialize;
@@ -15,6 +16,41 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
 use validate::{join, sized, Checker, DIGEST};
+
+/// The rules of the contracts' fields, in one place for both readers: the tree reader
+/// ([`Contract::check`] through [`validate::Checker`]) and the fast path ([`typed`]).
+pub mod rule {
+    use super::validate::{sized, StrRule};
+    use super::Limits;
+
+    /// A report's or a source spec's title.
+    pub const TITLE: StrRule = sized(1, 120);
+    /// A source spec's locator.
+    pub const LOCATOR: StrRule = sized(1, 300);
+    /// One gap of a report.
+    pub const GAP: StrRule = sized(1, 1000);
+    /// A conflict's reason.
+    pub const REASON: StrRule = sized(1, 1000);
+    /// A read result's message.
+    pub const MESSAGE: StrRule = sized(0, 1000);
+    /// A review's `reviewed_at`, a bundle source's `fetched_at`.
+    pub const DATE_TIME: StrRule = sized(1, 64);
+    /// How many claims a conflict names (least, most).
+    pub const CONFLICT_MEMBERS: (usize, usize) = (2, 4);
+
+    /// A claim's text.
+    pub fn claim_text(p: &Limits) -> StrRule {
+        sized(1, p.max_claim_chars)
+    }
+    /// A claim's rationale.
+    pub fn rationale(p: &Limits) -> StrRule {
+        sized(0, p.max_rationale_chars)
+    }
+    /// A review's note.
+    pub fn note(p: &Limits) -> StrRule {
+        sized(1, p.max_note_chars)
+    }
+}
 
 /// The limits and vocabularies of the contracts: the policy (see [`crate::policy`]).
 /// `Limits { max_claims: 13, ..Default::default() }` still works: the fields kept their names.
@@ -47,8 +83,25 @@ pub trait Contract: Sized {
         Self::from_json_with(text, &Limits::default())
     }
 
-    /// Parses and checks JSON text with the given limits.
+    /// Parses and checks JSON text with the given limits: valid text straight into the
+    /// type ([`Self::from_json_typed`]), anything else through [`Self::from_json_tree`]
+    /// for its full list of violations.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
+        match Self::from_json_typed(text, limits, typed::How::contract(limits)) {
+            Some(t) => Ok(t),
+            None => Self::from_json_tree(text, limits),
+        }
+    }
+
+    /// The fast path of the strict reader (see [`typed`]): the value the tree reader
+    /// would give, or `None` (the text is not valid, or the type has no fast path).
+    fn from_json_typed(_text: &str, _limits: &Limits, _how: typed::How) -> Option<Self> {
+        None
+    }
+
+    /// The tree reader: parses JSON text into a bounded tree ([`json::read_bounded`]) and
+    /// checks it, listing every violation with its path.
+    fn from_json_tree(text: &str, limits: &Limits) -> Result<Self, ContractError> {
         let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
         let cut = read.truncated().then(|| read.truncation_violation());
         checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
@@ -124,11 +177,16 @@ pub struct Scope {
     pub user_id: String,
 }
 
+impl Scope {
+    pub(crate) const FIELDS: &'static [&'static str] = &["tenant_id", "user_id"];
+}
+
 impl Contract for Scope {
     const SUBJECT: &'static str = "scope";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["tenant_id", "user_id"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let rule = c.limits.scope_rule();
         let tenant_id = c.string_field(m, path, "tenant_id", &rule);
         let user_id = c.string_field(m, path, "user_id", &rule);
@@ -165,15 +223,26 @@ impl SourceKind {
         }
     }
 
+    /// The policy's rule on a `kind` (`None`: not a string), for both readers.
+    pub(crate) fn in_policy(policy: &Limits, s: Option<&str>) -> Result<SourceKind, validate::Fault> {
+        match (&policy.kinds, s) {
+            (crate::policy::KindRule::List(names), s) => {
+                let options: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), n.as_str())).collect();
+                validate::check_literal(s, &options).map(SourceKind::from_name)
+            }
+            (crate::policy::KindRule::Any(_), Some(s)) => validate::check_str(s, &policy.identifier_rule()).map(|()| SourceKind::from_name(s)),
+            (crate::policy::KindRule::Any(_), None) => Err((ViolationCode::WrongType, String::new())),
+        }
+    }
+
     /// Checks a `kind` against the policy's `kinds`.
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
-        match c.limits.kinds.clone() {
-            crate::policy::KindRule::List(names) => {
-                let options: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), n.as_str())).collect();
-                c.literal(v, path, &options).map(SourceKind::from_name)
-            }
-            crate::policy::KindRule::Any(_) => c.string(v, path, &c.limits.identifier_rule()).map(|s| SourceKind::from_name(&s)),
+        if matches!(c.limits.kinds, crate::policy::KindRule::Any(_)) && !v.is_string() {
+            // The type error, with the type's name.
+            return c.string(v, path, &validate::ANY_STRING).map(|s| SourceKind::from_name(&s));
         }
+        let kind = SourceKind::in_policy(&c.limits, v.as_str());
+        c.report(path, kind)
     }
 }
 
@@ -194,14 +263,19 @@ pub struct SourceSpec {
     pub kind: SourceKind,
 }
 
+impl SourceSpec {
+    pub(crate) const FIELDS: &'static [&'static str] = &["source_id", "title", "locator", "filename", "kind"];
+}
+
 impl Contract for SourceSpec {
     const SUBJECT: &'static str = "source_spec";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["source_id", "title", "locator", "filename", "kind"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
-        let title = c.string_field(m, path, "title", &sized(1, 120));
-        let locator = c.string_field(m, path, "locator", &sized(1, 300));
+        let title = c.string_field(m, path, "title", &rule::TITLE);
+        let locator = c.string_field(m, path, "locator", &rule::LOCATOR);
         let filename = c.string_field(m, path, "filename", &c.limits.filename_rule());
         let kind = c.required(m, path, "kind").and_then(|k| SourceKind::check(c, k, &join(path, "kind")));
         finish(c, before, || {
@@ -219,11 +293,16 @@ pub struct SourceRef {
     pub digest: String,
 }
 
+impl SourceRef {
+    pub(crate) const FIELDS: &'static [&'static str] = &["source_id", "revision", "digest"];
+}
+
 impl Contract for SourceRef {
     const SUBJECT: &'static str = "source_ref";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["source_id", "revision", "digest"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
         let revision = c.int_field(m, path, "revision", 1);
         let digest = c.string_field(m, path, "digest", &DIGEST);
@@ -267,7 +346,7 @@ impl Contract for ReadResult {
         let before = c.count();
         let m = c.object(v, path, &["status", "message", "data"])?;
         let status = c.literal_field(m, path, "status", &[("ok", "ok")]);
-        let message = c.string_or(m, path, "message", &sized(0, 1000));
+        let message = c.string_or(m, path, "message", &rule::MESSAGE);
         let data = c.required(m, path, "data").and_then(|d| ReadPayload::check(c, d, &join(path, "data")));
         finish(c, before, || Some(ReadResult { status: status?, message: message?, data: data? }))
     }
@@ -290,11 +369,21 @@ pub struct Citation {
 /// [`crate::policy::Policy::quote_rule`]).
 pub const QUOTE_RULE: validate::StrRule = sized(1, 800);
 
+impl Citation {
+    pub(crate) const FIELDS: &'static [&'static str] = &["citation_id", "ref", "start", "end", "quote"];
+
+    /// The citation's cross-field rule (both readers): a range that is not empty.
+    pub(crate) fn broken_rule(&self) -> Option<ViolationCode> {
+        (self.end <= self.start).then_some(ViolationCode::EmptyRange)
+    }
+}
+
 impl Contract for Citation {
     const SUBJECT: &'static str = "citation";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["citation_id", "ref", "start", "end", "quote"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let citation_id = c.string_field(m, path, "citation_id", &c.limits.identifier_rule());
         let source_ref = c.required(m, path, "ref").and_then(|r| SourceRef::check(c, r, &join(path, "ref")));
         let start = c.int_field(m, path, "start", 0);
@@ -303,8 +392,8 @@ impl Contract for Citation {
         let citation = finish(c, before, || {
             Some(Citation { citation_id: citation_id?, source_ref: source_ref?, start: start?, end: end?, quote: quote? })
         })?;
-        if citation.end <= citation.start {
-            c.rule(path, ViolationCode::EmptyRange);
+        if let Some(code) = citation.broken_rule() {
+            c.rule(path, code);
             return None;
         }
         Some(citation)
@@ -329,6 +418,9 @@ impl ClaimKind {
     }
 }
 
+/// The values of a claim's `kind`.
+pub(crate) const CLAIM_KINDS: [(&str, ClaimKind); 2] = [("fact", ClaimKind::Fact), ("inference", ClaimKind::Inference)];
+
 /// One claim of a report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -342,21 +434,32 @@ pub struct Claim {
     pub citations: Vec<Citation>,
 }
 
+impl Claim {
+    pub(crate) const FIELDS: &'static [&'static str] = &["claim_id", "text", "kind", "rationale", "citations"];
+
+    /// The claim's cross-field rule (both readers): a text, and an inference's
+    /// rationale, that are not blank.
+    pub(crate) fn broken_rule(&self) -> Option<ViolationCode> {
+        (is_blank(&self.text) || (self.kind == ClaimKind::Inference && is_blank(&self.rationale))).then_some(ViolationCode::BlankClaim)
+    }
+}
+
 impl Contract for Claim {
     const SUBJECT: &'static str = "claim";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["claim_id", "text", "kind", "rationale", "citations"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
-        let text = c.string_field(m, path, "text", &sized(1, c.limits.max_claim_chars));
-        let kind = c.literal_field(m, path, "kind", &[("fact", ClaimKind::Fact), ("inference", ClaimKind::Inference)]);
-        let rationale = c.string_or(m, path, "rationale", &sized(0, c.limits.max_rationale_chars));
+        let text = c.string_field(m, path, "text", &rule::claim_text(&c.limits));
+        let kind = c.literal_field(m, path, "kind", &CLAIM_KINDS);
+        let rationale = c.string_or(m, path, "rationale", &rule::rationale(&c.limits));
         let citations = c.list_or(m, path, "citations", c.limits.max_citations, Citation::check);
         let claim = finish(c, before, || {
             Some(Claim { claim_id: claim_id?, text: text?, kind: kind?, rationale: rationale?, citations: citations? })
         })?;
-        if is_blank(&claim.text) || (claim.kind == ClaimKind::Inference && is_blank(&claim.rationale)) {
-            c.rule(path, ViolationCode::BlankClaim);
+        if let Some(code) = claim.broken_rule() {
+            c.rule(path, code);
             return None;
         }
         Some(claim)
@@ -371,18 +474,24 @@ pub struct Conflict {
     pub reason: String,
 }
 
+impl Conflict {
+    pub(crate) const FIELDS: &'static [&'static str] = &["claim_ids", "reason"];
+}
+
 impl Contract for Conflict {
     const SUBJECT: &'static str = "conflict";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["claim_ids", "reason"])?;
+        let m = c.object(v, path, Self::FIELDS)?;
         let claim_ids = c
             .required(m, path, "claim_ids")
             .and_then(|ids| {
-                let rule = c.limits.identifier_rule();
-                c.list(ids, &join(path, "claim_ids"), 2, 4, |c, v, p| c.string(v, p, &rule))
+                let id = c.limits.identifier_rule();
+                let (least, most) = rule::CONFLICT_MEMBERS;
+                c.list(ids, &join(path, "claim_ids"), least, most, |c, v, p| c.string(v, p, &id))
             });
-        let reason = c.string_field(m, path, "reason", &sized(1, 1000));
+        let reason = c.string_field(m, path, "reason", &rule::REASON);
         finish(c, before, || Some(Conflict { claim_ids: claim_ids?, reason: reason? }))
     }
 }
@@ -400,16 +509,17 @@ pub struct Report {
 }
 
 impl Report {
+    pub(crate) const FIELDS: &'static [&'static str] = &["title", "claims", "conflicts", "gaps"];
+
     /// The claim with this id.
     pub fn claim(&self, claim_id: &str) -> Option<&Claim> {
         self.claims.iter().find(|c| c.claim_id == claim_id)
     }
 
-    /// The report's cross-field rules; every violation is reported at the report's root,
-    /// as the reference does.
-    fn check_links(&self, c: &mut Checker, path: &str) -> bool {
-        let before = c.count();
-        let reference = c.limits.reference_messages;
+    /// The report's cross-field rules (both readers); every violation is reported at the
+    /// report's root, as the reference does, or (not under `reference` messages) a
+    /// citation id that names two passages at the second one.
+    pub(crate) fn check_links(&self, c: &mut impl Sink, path: &str, reference: bool) {
         let ids: HashSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
@@ -437,7 +547,7 @@ impl Report {
                         passage(previous),
                         passage(citation),
                     );
-                    c.push(&here, ViolationCode::CitationIdConflict, message);
+                    c.push(&here, ViolationCode::CitationIdConflict, &message);
                 }
             }
         }
@@ -450,25 +560,58 @@ impl Report {
                 c.rule(path, ViolationCode::UnknownConflictMember);
             }
         }
-        c.count() == before
+    }
+}
+
+/// Where a cross-field rule reports what it finds: a [`Checker`] lists it; [`Broken`]
+/// only notes that something was found (the fast path then gives up).
+pub(crate) trait Sink {
+    /// A reference rule at `path` (its message is the reference's text).
+    fn rule(&mut self, path: &str, code: ViolationCode);
+    /// A violation with its own message.
+    fn push(&mut self, path: &str, code: ViolationCode, message: &str);
+}
+
+impl Sink for Checker {
+    fn rule(&mut self, path: &str, code: ViolationCode) {
+        Checker::rule(self, path, code);
+    }
+    fn push(&mut self, path: &str, code: ViolationCode, message: &str) {
+        Checker::push(self, path, code, message);
+    }
+}
+
+/// A [`Sink`] that notes whether a rule was broken.
+pub(crate) struct Broken(pub bool);
+
+impl Sink for Broken {
+    fn rule(&mut self, _: &str, _: ViolationCode) {
+        self.0 = true;
+    }
+    fn push(&mut self, _: &str, _: ViolationCode, _: &str) {
+        self.0 = true;
     }
 }
 
 impl Contract for Report {
     const SUBJECT: &'static str = "report";
+    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m: &Map<String, Value> = c.object(v, path, &["title", "claims", "conflicts", "gaps"])?;
-        let title = c.string_field(m, path, "title", &sized(1, 120));
+        let m: &Map<String, Value> = c.object(v, path, Self::FIELDS)?;
+        let title = c.string_field(m, path, "title", &rule::TITLE);
         let claims = c
             .required(m, path, "claims")
             .and_then(|cl| c.list(cl, &join(path, "claims"), 1, c.limits.max_claims, Claim::check));
         let conflicts = c.list_or(m, path, "conflicts", c.limits.max_conflicts, Conflict::check);
-        let gaps = c.list_or(m, path, "gaps", c.limits.max_gaps, |c, v, p| c.string(v, p, &sized(1, 1000)));
+        let gaps = c.list_or(m, path, "gaps", c.limits.max_gaps, |c, v, p| c.string(v, p, &rule::GAP));
         let report = finish(c, before, || {
             Some(Report { title: title?, claims: claims?, conflicts: conflicts?, gaps: gaps? })
         })?;
-        report.check_links(c, path).then_some(report)
+        let before = c.count();
+        let reference = c.limits.reference_messages;
+        report.check_links(c, path, reference);
+        (c.count() == before).then_some(report)
     }
 }
 
@@ -517,8 +660,20 @@ impl Report {
     /// [`crate::schema::Dialect::OpenAiStrict`] a `null` in an optional field means
     /// absent (what strict structured outputs write).
     pub fn from_json_in(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
+        let how = match dialect {
+            crate::schema::Dialect::Standard => typed::How::contract(limits),
+            crate::schema::Dialect::OpenAiStrict => typed::How { nulls_absent: true, ..typed::How::plain(limits.max_input_bytes) },
+        };
+        match typed::read(text, limits, how) {
+            Some(report) => Ok(report),
+            None => Report::from_json_in_tree(text, dialect, limits),
+        }
+    }
+
+    /// [`Report::from_json_in`] through the tree reader only (see [`Contract::from_json_tree`]).
+    pub fn from_json_in_tree(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
         match dialect {
-            crate::schema::Dialect::Standard => Report::from_json_with(text, limits),
+            crate::schema::Dialect::Standard => Report::from_json_tree(text, limits),
             crate::schema::Dialect::OpenAiStrict => {
                 let mut v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
                 crate::schema::strip_nulls(&mut v);

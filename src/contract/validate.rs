@@ -95,12 +95,19 @@ fn type_name(v: &Value) -> &'static str {
 }
 
 /// A failed check: its code and message, placed at a path by the caller.
-type Fault = (ViolationCode, String);
+pub type Fault = (ViolationCode, String);
 
 fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
     let Value::String(s) = v else {
         return Err((ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v))));
     };
+    check_str(s, rule)?;
+    Ok(s.clone())
+}
+
+/// The rule of a string field on its text (both readers call it): its length in code
+/// points, then its pattern.
+pub fn check_str(s: &str, rule: &StrRule) -> Result<(), Fault> {
     if rule.min > 0 || rule.max < usize::MAX {
         let n = s.chars().count();
         if n < rule.min {
@@ -115,25 +122,32 @@ fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
             return Err((ViolationCode::PatternMismatch, format!("String should match pattern '{pattern}'")));
         }
     }
-    Ok(s.clone())
+    Ok(())
 }
 
 fn int_value(v: &Value, min: u64) -> Result<u64, Fault> {
     match v {
-        Value::Number(n) if n.is_u64() => match n.as_u64() {
-            Some(n) if n >= min => Ok(n),
-            _ => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
-        },
-        Value::Number(n) if n.is_i64() => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
+        Value::Number(n) if n.is_u64() => check_int(n.as_u64(), min),
+        Value::Number(n) if n.is_i64() => check_int(None, min),
         _ => Err((ViolationCode::WrongType, format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)))),
     }
 }
 
+/// The rule of a whole-number field on its value (`None`: a negative number).
+pub fn check_int(n: Option<u64>, min: u64) -> Result<u64, Fault> {
+    match n {
+        Some(n) if n >= min => Ok(n),
+        _ => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
+    }
+}
+
 fn literal_value<T: Copy>(v: &Value, options: &[(&str, T)]) -> Result<T, Fault> {
-    let found = match v {
-        Value::String(s) => options.iter().find(|(name, _)| name == s).map(|(_, t)| *t),
-        _ => None,
-    };
+    check_literal(v.as_str(), options)
+}
+
+/// The rule of a literal field on its text (`None`: not a string).
+pub fn check_literal<T: Copy>(s: Option<&str>, options: &[(&str, T)]) -> Result<T, Fault> {
+    let found = s.and_then(|s| options.iter().find(|(name, _)| *name == s).map(|(_, t)| *t));
     found.ok_or_else(|| {
         let names: Vec<String> = options.iter().map(|(n, _)| format!("'{n}'")).collect();
         (ViolationCode::NotAllowed, format!("Input should be {}", names.join(" or ")))
@@ -220,7 +234,7 @@ impl Checker {
     }
 
     /// Records a failed check at `path`.
-    fn report<T>(&mut self, path: &str, r: Result<T, Fault>) -> Option<T> {
+    pub fn report<T>(&mut self, path: &str, r: Result<T, Fault>) -> Option<T> {
         r.map_err(|(code, message)| self.push(path, code, message)).ok()
     }
 

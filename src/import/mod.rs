@@ -12,8 +12,23 @@ pub mod quotes;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
+use crate::contract::validate::{join, Checker, IDENTIFIER};
 use crate::contract::Contract;
+
+/// The rules of an import note's fields, for both readers (see [`crate::contract::rule`]).
+pub mod rule {
+    use crate::contract::validate::{sized, StrRule};
+
+    pub const IMPORTERS: [(&str, &str); 2] = [("anthropic", "anthropic"), ("locate", "locate")];
+    pub const UNITS: [(&str, &str); 4] = [("code_point", "code_point"), ("utf16", "utf16"), ("block", "block"), ("unmatched", "unmatched")];
+    pub const WHITESPACE: [(&str, &str); 2] = [("exact", "exact"), ("loose", "loose")];
+    pub const SEPARATOR: StrRule = sized(0, 16);
+
+    /// A note names exactly one citation or one source.
+    pub fn names_one(citation_id: bool, source_id: bool) -> bool {
+        citation_id != source_id
+    }
+}
 
 /// What an importer did for one citation or one source of a bundle.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -46,20 +61,24 @@ pub struct ImportNote {
     pub whitespace: Option<String>,
 }
 
+impl ImportNote {
+    pub(crate) const FIELDS: &'static [&'static str] = &["importer", "citation_id", "source_id", "document_index", "unit", "separator", "whitespace"];
+}
+
 impl Contract for ImportNote {
     const SUBJECT: &'static str = "import_note";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["importer", "citation_id", "source_id", "document_index", "unit", "separator", "whitespace"])?;
-        let importer = c.literal_field(m, path, "importer", &[("anthropic", "anthropic"), ("locate", "locate")]);
+        let m = c.object(v, path, Self::FIELDS)?;
+        let importer = c.literal_field(m, path, "importer", &rule::IMPORTERS);
         let id = |c: &mut Checker, key: &str| m.get(key).map(|v| c.string(v, &join(path, key), &IDENTIFIER));
         let citation_id = id(c, "citation_id");
         let source_id = id(c, "source_id");
         let document_index = m.get("document_index").map(|v| c.int(v, &join(path, "document_index"), 0));
-        let unit = m.get("unit").map(|v| c.literal(v, &join(path, "unit"), &[("code_point", "code_point"), ("utf16", "utf16"), ("block", "block"), ("unmatched", "unmatched")]));
-        let separator = m.get("separator").map(|v| c.string(v, &join(path, "separator"), &sized(0, 16)));
-        let whitespace = m.get("whitespace").map(|v| c.literal(v, &join(path, "whitespace"), &[("exact", "exact"), ("loose", "loose")]));
-        if citation_id.is_none() == source_id.is_none() {
+        let unit = m.get("unit").map(|v| c.literal(v, &join(path, "unit"), &rule::UNITS));
+        let separator = m.get("separator").map(|v| c.string(v, &join(path, "separator"), &rule::SEPARATOR));
+        let whitespace = m.get("whitespace").map(|v| c.literal(v, &join(path, "whitespace"), &rule::WHITESPACE));
+        if !rule::names_one(citation_id.is_some(), source_id.is_some()) {
             c.push(path, crate::error::ViolationCode::Missing, "an import note names exactly one citation_id or source_id");
         }
         if c.count() != before {

@@ -153,8 +153,9 @@ test("--help and --version; the version is Cargo.toml's, written nowhere else", 
   const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "Cargo.toml"), "utf8"))[1];
   assert.equal(run("--version").stdout, `evidence-check ${version}\n`);
   assert.equal(readJson("pkg", "package.json").version, version);
-  for (const f of readdirSync(join(ROOT, "js"))) {
-    assert.ok(!readFileSync(join(ROOT, "js", f), "utf8").includes(`"${version}"`), `js/${f} holds the version ${version}`);
+  for (const f of readdirSync(join(ROOT, "js"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    const path = join(f.parentPath, f.name);
+    assert.ok(!readFileSync(path, "utf8").includes(`"${version}"`), `${path} holds the version ${version}`);
   }
   assert.equal(readJson("package.json").version, undefined, "the workspace's package.json holds no version of its own");
 });

@@ -67,7 +67,8 @@ test("schema-valid samples are accepted by the contract (standard and openai-str
     gaps: null,
   };
   assert.equal(strict(strictSample), true, JSON.stringify(strict.errors));
-  assert.deepEqual(ec.parseReport(strictSample, { dialect: "openai-strict" }), {
+  // parseReport returns a ReportHandle; its toJSON() is the parsed report.
+  assert.deepEqual(ec.parseReport(strictSample, { dialect: "openai-strict" }).toJSON(), {
     title: "t", claims: [{ claim_id: "a", text: "x", kind: "fact", rationale: "", citations: [claim.citations[0]] }], conflicts: [], gaps: [],
   });
   // Strict mode: every object lists every property as required, and nothing else is allowed.

@@ -101,6 +101,7 @@ test("Anthropic: page_location is refused naming the document; a scope is requir
     return true;
   });
   assert.throws(() => ec.fromAnthropicMessage(request, response, {}), { code: "invalid_argument" });
+  assert.throws(() => ec.fromAnthropicMessage(request, response), { code: "invalid_argument", message: "options.scope is required" });
 });
 
 function store(texts) {

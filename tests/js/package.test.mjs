@@ -152,10 +152,10 @@ test("the package's .d.ts declares real types, never any", () => {
       "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: WhitespaceOptions | null): Citation;",
       "export function fromAnthropicMessage(request: AnthropicRequest | string, response: AnthropicResponse | string, options: AnthropicOptions): Bundle;",
       "export function locateCitations(scope: Scope, draft: DraftReport | string, store: EvidenceStore, options?: LocateOptions | null): LocateResult;",
-      "export function parseReport(input: Report | string, options?: ParseOptions | null): ParsedReport;",
-      "export function reportDigest(report: Report | string): string;",
+      "export function parseReport(input: Report | string, options?: ParseOptions | null): ReportHandle;",
+      "export function reportDigest(report: ReportArg): string;",
       "export function digestText(text: string): string;",
-      "export function assess(scope: Scope, report: Report | string, store: EvidenceStore, reviews?: Review[] | null, options?: AssessOptions | null): Assessment;",
+      "export function assess(scope: Scope, report: ReportArg, store: EvidenceStore, reviews?: ReviewsArg | null, options?: AssessOptions | null): Assessment;",
       "export function checkBundle(bundle: Bundle | string, options?: CheckBundleOptions | null): BundleResult;",
     ]) {
       assert.ok(dts.includes(decl), `${target}: missing ${decl}`);

@@ -1,7 +1,8 @@
 // Typed usage from Node: the store, a check, the error classes by name and `instanceof`
 // narrowing, code unions, and the Node entry. Compiled by `make test-types`, never run.
 import { EvidenceStore, checkBundle, parseReport, convertOffset, toWebAnnotations, ContractError, EvidenceError, EvidenceCheckError, errorClasses } from "evidence-check";
-import type { Bundle, ContractIssue, ErrorCode, IssueCode, Assessment, ClaimState, Lang } from "evidence-check";
+import { assess, render, recordReview, reportDigest, ReportHandle, Reviews } from "evidence-check";
+import type { Bundle, ContractIssue, ErrorCode, IssueCode, Assessment, ClaimState, Lang, ParsedReport, Review, Claim } from "evidence-check";
 import * as nodeEntry from "evidence-check/node";
 
 declare const bundle: Bundle;
@@ -23,6 +24,8 @@ try {
     console.log(code, subject, e.code satisfies "contract");
   } else if (e instanceof EvidenceError) {
     const code: ErrorCode = e.code;
+    const limit: number | undefined = e.detail?.limit;
+    if (e.code === "policy_unknown_field") console.log(e.field, limit);
     if (e.code === "store_freed" || e.code === "invalid_argument") console.log(code);
   } else if (e instanceof EvidenceCheckError) {
     const code: string = e.code;
@@ -35,5 +38,23 @@ const same: typeof ContractError = classes.ContractError;
 {
   using scoped = new nodeEntry.EvidenceStore([], {});
   scoped.close();
+}
+// The handles: a report read once, reviews checked once; plain objects stay accepted.
+{
+  using report: ReportHandle = parseReport(JSON.stringify(bundle.report), { lang });
+  const digest: string = report.digest;
+  const ids: string[] = report.claimIds;
+  const claims: Claim[] = report.claims;
+  const title: string = report.title;
+  const plain: ParsedReport = report.toJSON();
+  using reviews = new Reviews([], { lang });
+  const review: Review = recordReview(bundle.scope, report, ids[0], "supported", "ok");
+  const length: number = reviews.add(review);
+  const fromHandles: Assessment = assess(bundle.scope, report, store, reviews);
+  const fromObjects: Assessment = assess(bundle.scope, plain, store, [review]);
+  render(bundle.scope, report, store, reviews, { now: "2026-11-29T00:00:00+00:00" });
+  console.log(digest === reportDigest(report), claims.length, title, length, reviews.length, fromHandles.status, fromObjects.status);
+  // @ts-expect-error a handle is read-only
+  report.digest = "x";
 }
 console.log(states, offset, same);

@@ -21,7 +21,7 @@ const seen = new Set();
 function shape(v, path = "", acc = new Set()) {
   if (Array.isArray(v)) v.forEach((x) => shape(x, `${path}[]`, acc));
   else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) shape(x, `${path}.${k}`, acc);
-  else acc.add(`${path}:${v === null ? "null" : typeof v}${/(code|status|kind|reason|verdict|unit|whitespace)$/.test(path) ? `=${v}` : ""}`);
+  else acc.add(`${path}:${v === null ? "null" : typeof v}${(path === "" || /(code|status|kind|reason|verdict|unit|whitespace)$/.test(path)) ? `=${v}` : ""}`);
   return acc;
 }
 /** Records one output under its declared type when its shape is new. */
@@ -38,6 +38,10 @@ const attempt = (f) => {
     return f();
   } catch (e) {
     if (e instanceof ec.ContractError) keep("ContractIssue[]", e.issues);
+    else if (e instanceof ec.EvidenceError) {
+      keep("EvidenceCode", e.code);
+      keep("Detail", e.detail);
+    }
     return undefined;
   }
 };
@@ -100,6 +104,11 @@ const cited = far.claims.find((cl) => cl.citations?.length);
 cited.citations.push({ ...cited.citations[0], citation_id: "far", start: 100000, end: 100005 });
 for (const lang of ["zh", "en"]) keep("Assessment", ec.assess(demo.scope, far, store, [], { lang }));
 for (const name of ["reference", "documents"]) keep("Policy", ec.parsePolicy(name));
+// Thrown codes and details: a policy's three refusals, an oversize source, a stale review.
+for (const policy of [{ extends: "documents", bogus: 1 }, { extends: "nope" }, { max_claims: "many" }]) attempt(() => ec.parsePolicy(policy));
+attempt(() => store.ingest(demo.scope, first.spec.source_id, "x".repeat(30000)));
+attempt(() => ec.recordReview(demo.scope, demo.report, "nope", "supported", ""));
+attempt(() => ec.recordReview(demo.scope, demo.report, demo.report.claims[0].claim_id, "supported", "n".repeat(1500)));
 
 // Excerpts, outcomes and grades from the task fixtures, with and without a catalogue.
 const tasks = json("tests", "data", "tasks", "tasks.json");

@@ -61,7 +61,7 @@ fn now() -> JsValue {
     js(&json!({ "now": NOW, "compat": "reference" }))
 }
 
-fn reviews(v: &[Value]) -> Option<api::JsReviews> {
+fn reviews(v: &[Value]) -> Option<api::JsReviewsArg> {
     Some(typed(&Value::Array(v.to_vec())))
 }
 
@@ -118,7 +118,7 @@ impl Engine for Js {
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
         let options = js(&json!({ "compat": "reference" }));
-        api::parse_report(JsValue::from_str(text).unchecked_into(), Some(options.unchecked_into())).map(|r| val(&r)).map_err(failure)
+        api::parse_report(JsValue::from_str(text).unchecked_into(), Some(options.unchecked_into())).map(|r| val(&JsValue::from(r))).map_err(failure)
     }
     fn report_digest(&self, report: &Value) -> String {
         api::report_digest(typed(report)).unwrap()
@@ -140,8 +140,88 @@ impl Engine for Js {
     }
 }
 
+/// The JS API with every report passed as the `ReportHandle` that `parseReport` returned
+/// for it (a report never parsed, or refused, goes as the object), and the reviews as a
+/// `Reviews` handle (a list it refuses goes as the array, so the call reports it).
+#[derive(Default)]
+pub struct JsHandles {
+    handles: std::cell::RefCell<std::collections::HashMap<String, JsValue>>,
+}
+
+impl JsHandles {
+    fn report(&self, report: &Value) -> JsValue {
+        self.handles.borrow().get(&report.to_string()).cloned().unwrap_or_else(|| js(report))
+    }
+    fn reviews(rv: &[Value]) -> Option<api::JsReviewsArg> {
+        match api::Reviews::new(Some(typed(&Value::Array(rv.to_vec()))), None) {
+            Ok(list) => Some(JsValue::from(list).unchecked_into()),
+            Err(_) => reviews(rv),
+        }
+    }
+}
+
+impl Engine for JsHandles {
+    type Store = api::EvidenceStore;
+
+    fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
+        Js.parse_scope(v)
+    }
+    fn parse_spec(&self, v: &Value) -> Result<Value, Failure> {
+        Js.parse_spec(v)
+    }
+    fn new_store(&self, specs: &[Value]) -> Result<Self::Store, Failure> {
+        Js.new_store(specs)
+    }
+    fn ingest(&self, st: &mut Self::Store, scope: &Value, id: &str, content: &Value) -> Result<Value, Failure> {
+        Js.ingest(st, scope, id, content)
+    }
+    fn ingest_read_result(&self, st: &mut Self::Store, scope: &Value, id: &str, result: &Value) -> Result<Value, Failure> {
+        Js.ingest_read_result(st, scope, id, result)
+    }
+    fn remove(&self, st: &mut Self::Store, scope: &Value, id: &str) {
+        Js.remove(st, scope, id)
+    }
+    fn parse_ref(&self, v: &Value) -> Result<Value, Failure> {
+        Js.parse_ref(v)
+    }
+    fn quote(&self, st: &Self::Store, scope: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
+        Js.quote(st, scope, r, text, id)
+    }
+    fn parse_report(&self, text: &str) -> Result<Value, Failure> {
+        let options = js(&json!({ "compat": "reference" }));
+        let handle = JsValue::from(api::parse_report(JsValue::from_str(text).unchecked_into(), Some(options.unchecked_into())).map_err(failure)?);
+        let parsed = val(&handle);
+        self.handles.borrow_mut().insert(parsed.to_string(), handle);
+        Ok(parsed)
+    }
+    fn report_digest(&self, report: &Value) -> String {
+        api::report_digest(self.report(report).unchecked_into()).unwrap()
+    }
+    fn record_review(&self, scope: &Value, report: &Value, claim_id: &Value, verdict: &Value, note: &Value) -> Result<Value, Failure> {
+        api::record_review(typed(scope), self.report(report).unchecked_into(), js(claim_id), typed(verdict), js(note), Some(now().unchecked_into()))
+            .map(|r| val(&r))
+            .map_err(failure)
+    }
+    fn assess(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        api::assess(typed(scope), self.report(report).unchecked_into(), st, Self::reviews(rv), None).map(|a| val(&a)).map_err(failure)
+    }
+    fn render(&self, st: &Self::Store, scope: &Value, report: &Value, rv: &[Value]) -> Result<Value, Failure> {
+        let options = js(&json!({ "now": NOW, "compat": "reference" }));
+        api::render(typed(scope), self.report(report).unchecked_into(), st, Self::reviews(rv), Some(options.unchecked_into())).map(|a| val(&a)).map_err(failure)
+    }
+    fn close(&self, st: &mut Self::Store) {
+        Js.close(st)
+    }
+}
+
 /// Replays every embedded golden case through the JS API; returns the failures.
 pub fn replay_all() -> (usize, Vec<String>) {
+    replay_all_with(&Js, None::<&Js>)
+}
+
+/// Replays every embedded golden case through `engine`; returns the failures: a result
+/// other than the reference's, or (with `same_as`) other than that engine's, value for value.
+pub fn replay_all_with<E: Engine, F: Engine>(engine: &E, same_as: Option<&F>) -> (usize, Vec<String>) {
     let all: Value = serde_json::from_str(include_str!("../data/golden-all.json")).unwrap();
     let mut failed = Vec::new();
     let mut n = 0;
@@ -150,9 +230,16 @@ pub fn replay_all() -> (usize, Vec<String>) {
             n += 1;
             let case = &entry["case"];
             let expected = normalize(&entry["expected"], case, true);
-            let actual = normalize(&replay(&Js, case), case, false);
+            let raw = replay(engine, case);
+            let actual = normalize(&raw, case, false);
             if actual != expected {
                 failed.push(format!("{set}/{name}:\n  expected {expected}\n  actual   {actual}"));
+            }
+            if let Some(other) = same_as {
+                let theirs = replay(other, case);
+                if raw != theirs {
+                    failed.push(format!("{set}/{name}: differs between the paths:\n  {raw}\n  {theirs}"));
+                }
             }
         }
     }
@@ -199,6 +286,13 @@ macro_rules! wasm_tests {
             let (n, failed) = wasm_engine::replay_all();
             assert!(n >= 52, "only {n} cases embedded");
             assert!(failed.is_empty(), "{} of {n} cases differ:\n{}", failed.len(), failed.join("\n"));
+        }
+
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn golden_cases_through_report_and_reviews_handles_match_the_reference_and_the_plain_path() {
+            let (n, failed) = wasm_engine::replay_all_with(&wasm_engine::JsHandles::default(), Some(&wasm_engine::Js));
+            assert!(n >= 52, "only {n} cases embedded");
+            assert!(failed.is_empty(), "{} differences in {n} cases:\n{}", failed.len(), failed.join("\n"));
         }
 
         #[wasm_bindgen_test::wasm_bindgen_test]

@@ -55,7 +55,13 @@ function replay(ec, c, hostHashing) {
   for (const q of c.quotes ?? []) rec(() => store.quote(c.scope, refs[q.source_id], q.text, q.citation_id));
   if (c.report) {
     const scope = c.report_scope ?? c.scope;
-    const report = rec(() => ec.parseReport(c.report));
+    // parseReport gives a ReportHandle: its parsed report (toJSON) is what is compared.
+    const report = rec(() => {
+      const handle = ec.parseReport(c.report);
+      const parsed = handle.toJSON();
+      handle.free?.();
+      return parsed;
+    });
     const reviews = (c.reviews ?? []).map((r) => rec(() => ec.recordReview(r.scope ?? scope, r.report ?? c.report, r.claim_id, r.verdict, r.note, { now: NOW }))).filter((r) => r && !r.error);
     if (report) {
       rec(() => ec.assess(scope, c.report, store, reviews));

@@ -1492,8 +1492,10 @@ pub struct ReportHandle {
 }
 
 impl ReportHandle {
+    /// The parsed report, or `handle_freed` (no borrow is held while JS runs).
     fn parsed(&self) -> Result<std::rc::Rc<crate::parsed::ParsedReport>, JsValue> {
-        self.inner.borrow().clone().ok_or_else(|| handle_freed(self.lang))
+        let parsed = self.inner.borrow().clone();
+        parsed.ok_or_else(|| handle_freed(self.lang))
     }
 }
 
@@ -1574,23 +1576,30 @@ impl Reviews {
     /// list would give it, `/3/note`) and appends it; returns the new length.
     pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
         let text = reviews_text(&review.into(), "review", self.lang)?;
-        let added = match self.inner.borrow_mut().as_mut() {
-            Some(list) => std::rc::Rc::make_mut(list).push_json(&text).map(|()| list.len() as u32),
-            None => return Err(handle_freed(self.lang)),
-        };
-        Ok(added.in_lang(self.lang)?)
+        // Pure Rust while the list is borrowed; the error is made after.
+        let added = self.inner.borrow_mut().as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(&text).map(|()| list.len() as u32));
+        match added {
+            Some(added) => Ok(added.in_lang(self.lang)?),
+            None => Err(handle_freed(self.lang)),
+        }
+    }
+
+    /// The list, or `handle_freed` (no borrow is held while JS runs).
+    fn list(&self) -> Result<std::rc::Rc<crate::parsed::ReviewList>, JsValue> {
+        let list = self.inner.borrow().clone();
+        list.ok_or_else(|| handle_freed(self.lang))
     }
 
     /// How many reviews the list holds.
     #[wasm_bindgen(getter)]
     pub fn length(&self) -> Result<u32, JsValue> {
-        Ok(self.inner.borrow().as_ref().ok_or_else(|| handle_freed(self.lang))?.len() as u32)
+        Ok(self.list()?.len() as u32)
     }
 
     /// The reviews as a plain array (`JSON.stringify` uses it).
     #[wasm_bindgen(js_name = toJSON)]
     pub fn to_json(&self) -> Result<JsReviews, JsValue> {
-        typed(self.inner.borrow().as_ref().ok_or_else(|| handle_freed(self.lang))?.reviews())
+        typed(self.list()?.reviews())
     }
 
     /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.

@@ -1,5 +1,6 @@
 // The CommonJS entry of evidence-check (Node, `evidence-check/node`): the wasm-bindgen
-// module, the error classes exported by name (registered with the module at once), and a
+// module with node:crypto registered as its SHA-256 for large sources, the error classes
+// exported by name (registered with the module at once), and a
 // coded `invalid_argument` when something that is not an EvidenceStore is given where one
 // is expected. The same as index.mjs, for `require`. Written so that Node's ES module
 // import sees every name (`module.exports = require(…)` and `module.exports.name = …`).
@@ -10,6 +11,12 @@ module.exports = require("./evidence_check.js");
 const raw = module.exports;
 raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
 delete raw.__registerErrorClasses;
+// Host hashing: sources of 1 KiB or more are hashed by node:crypto (OpenSSL) instead of
+// the module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
+// `hostHashing: false` on a store or a checkBundle call turns it off for that store or call.
+const { createHash, hash: oneShot } = require("node:crypto");
+raw.__registerHostHasher(typeof oneShot === "function" ? (bytes) => oneShot("sha256", bytes, "hex") : (bytes) => createHash("sha256").update(bytes).digest("hex"));
+delete raw.__registerHostHasher;
 module.exports.EvidenceCheckError = classes.EvidenceCheckError;
 module.exports.ContractError = classes.ContractError;
 module.exports.EvidenceError = classes.EvidenceError;

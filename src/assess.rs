@@ -8,7 +8,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::contract::{Citation, Report, Scope};
-use crate::digest::report_digest;
 use crate::error::{ReviewErrorKind, StoreError};
 use crate::review::{Review, Verdict};
 use crate::store::{EvidenceStore, Snapshot};
@@ -309,7 +308,7 @@ pub fn check_with<'r>(
 /// have the reference's codes and texts and no subject fields.
 pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewErrorKind> {
     let reference = store.policy().reference_messages;
-    let digest = options.report_digest.map_or_else(|| report_digest(report), str::to_owned);
+    let digest = options.report_digest.map_or_else(|| store.report_digest(report), str::to_owned);
     let mut issues = Vec::new();
     let signed: Vec<(usize, &Review)> = reviews
         .iter()

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 
 use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
@@ -115,6 +116,9 @@ pub struct BundleOptions {
     /// What a stale, foreign or second review does: [`ReviewMode::Report`] (an issue;
     /// the default for bundles) or [`ReviewMode::Throw`] (the reference's `review_mismatch`).
     pub reviews: ReviewMode,
+    /// The host's SHA-256 for large source texts (the Node build's `node:crypto`); `None`
+    /// hashes every text in the module. The digests are the same either way.
+    pub host_hasher: Option<crate::digest::HostHasher>,
 }
 
 impl BundleOptions {
@@ -129,6 +133,7 @@ impl BundleOptions {
             review_key: None,
             lang: crate::error::Lang::Zh,
             reviews: ReviewMode::Report,
+            host_hasher: None,
         }
     }
 }
@@ -201,14 +206,27 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
     load_sources(&bundle.scope, &bundle.sources, options)
 }
 
-/// Loads sources into a fresh store.
+/// Loads sources into a fresh store (each text copied once into it).
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
+    let texts = sources.iter().map(|s| (Cow::Borrowed(s.content.as_str()), s.fetched_at.clone()));
+    fill_store(scope, sources, texts, options)
+}
+
+/// A fresh store over the sources' specs, filled with `texts` (each source's text and
+/// `fetched_at`, in the sources' order).
+fn fill_store<'t>(
+    scope: &Scope,
+    sources: &[BundleSource],
+    texts: impl Iterator<Item = (Cow<'t, str>, Option<String>)>,
+    options: &BundleOptions,
+) -> Result<EvidenceStore, BundleError> {
     let specs = sources.iter().map(|s| s.spec.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
-    for (i, source) in sources.iter().enumerate() {
+    store.set_host_hasher(options.host_hasher);
+    for (i, (source, (content, fetched_at))) in sources.iter().zip(texts).enumerate() {
         store
-            .restore(scope, &source.spec.source_id, &source.content, source.revision, source.fetched_at.clone())
+            .restore_text(scope, &source.spec.source_id, content, source.revision, fetched_at)
             .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
     Ok(store)
@@ -217,9 +235,23 @@ pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOpt
 /// Checks a bundle: assess, and render when asked.
 pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let store = load_store(bundle, options)?;
+    check_loaded(bundle, &store, options)
+}
+
+/// [`check_bundle`] on a bundle it may take apart: each source's text moves into the
+/// store (normalised in place) instead of being copied. Same result.
+pub fn check_bundle_owned(mut bundle: Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
+    let mut sources = std::mem::take(&mut bundle.sources);
+    let texts: Vec<_> = sources.iter_mut().map(|s| (std::mem::take(&mut s.content), s.fetched_at.take())).collect();
+    let store = fill_store(&bundle.scope, &sources, texts.into_iter().map(|(text, at)| (Cow::Owned(text), at)), options)?;
+    check_loaded(&bundle, &store, options)
+}
+
+/// The assessment (and artifact) of a bundle whose sources are in `store`.
+fn check_loaded(bundle: &Bundle, store: &EvidenceStore, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     // One assessment serves both the result and the artifact.
     let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews, report_digest: None };
-    let mut checked = check_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, check).map_err(BundleError::Review)?;
+    let mut checked = check_opts(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(BundleError::Review)?;
     checked.assessment.localize(options.lang);
     let (artifact, render_error) = if options.render {
         match render_checked_detailed(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {

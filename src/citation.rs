@@ -4,11 +4,12 @@
 
 use crate::error::OffsetErrorKind;
 
-/// How many code points lie between two checkpoints of a [`TextIndex`].
-const STRIDE: usize = 64;
+/// How many code points lie between two checkpoints of a [`TextIndex`]: a lookup reads
+/// at most this many characters; building the index stops at one word in ~40.
+const STRIDE: usize = 256;
 
-/// Code-point positions of one text: checkpoints every 64 code points, and the
-/// code-point offset of every line feed (for line numbers).
+/// Code-point positions of one text: checkpoints every 256 code points, and (made on
+/// the first line lookup, for the artifact) the code-point offset of every line feed.
 #[derive(Clone, Debug, Default)]
 pub struct TextIndex {
     chars: usize,
@@ -16,32 +17,21 @@ pub struct TextIndex {
     /// Byte offset of code point `k * STRIDE`; empty for ASCII text.
     checkpoints: Vec<usize>,
     /// Code-point offsets of `\n`, ascending.
-    newlines: Vec<usize>,
+    newlines: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl TextIndex {
     /// Indexes `text` in one pass.
     pub fn new(text: &str) -> Self {
         let ascii = text.is_ascii();
-        let mut newlines = Vec::new();
         let mut checkpoints = Vec::new();
         let chars = if ascii {
-            newlines.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i));
             text.len()
         } else {
-            let mut n = 0;
-            for (byte, ch) in text.char_indices() {
-                if n % STRIDE == 0 {
-                    checkpoints.push(byte);
-                }
-                if ch == '\n' {
-                    newlines.push(n);
-                }
-                n += 1;
-            }
-            n
+            checkpoints.reserve(text.len() / STRIDE + 1);
+            index_code_points(text.as_bytes(), &mut checkpoints)
         };
-        TextIndex { chars, ascii, checkpoints, newlines }
+        TextIndex { chars, ascii, checkpoints, newlines: std::sync::OnceLock::new() }
     }
 
     /// Length in code points.
@@ -83,10 +73,55 @@ impl TextIndex {
         text.get(b..e)
     }
 
-    /// 1-based line of code point `cp`: one more than the line feeds before it.
-    pub fn line_of(&self, cp: usize) -> usize {
-        self.newlines.partition_point(|n| *n < cp) + 1
+    /// 1-based line of code point `cp` of `text` (the indexed text): one more than the
+    /// line feeds before it.
+    pub fn line_of(&self, text: &str, cp: usize) -> usize {
+        let newlines = self.newlines.get_or_init(|| {
+            let mut at = (0, 0); // (byte, code point) of the last line feed seen
+            text.match_indices('\n')
+                .map(|(b, _)| {
+                    let cp = if self.ascii { b } else { at.1 + text.get(at.0..b).map_or(0, |s| s.chars().count()) };
+                    at = (b, cp);
+                    cp
+                })
+                .collect()
+        });
+        newlines.partition_point(|n| *n < cp) + 1
     }
+}
+
+/// Records the checkpoints of UTF-8 `bytes` and returns its length in code points. Eight
+/// bytes at a time: a word with no checkpoint in it only adds its count of code-point
+/// starts (bytes that are not 10xxxxxx); the others, and the tail, go byte by byte. A
+/// code point starts at every byte that is not a continuation byte, so a word may end
+/// inside a character.
+fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut n = 0;
+    let mut by_byte = |n: &mut usize, at: usize, word: &[u8]| {
+        for (i, b) in word.iter().enumerate() {
+            if (*b as i8) >= -0x40 {
+                if *n % STRIDE == 0 {
+                    checkpoints.push(at + i);
+                }
+                *n += 1;
+            }
+        }
+    };
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    for (k, word) in words.enumerate() {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        // Bit 7 set and bit 6 clear: a continuation byte.
+        let starts = 8 - (x & !(x << 1) & HI).count_ones() as usize;
+        if (STRIDE - n % STRIDE) % STRIDE < starts {
+            by_byte(&mut n, k * 8, word);
+        } else {
+            n += starts;
+        }
+    }
+    by_byte(&mut n, bytes.len() - tail.len(), tail);
+    n
 }
 
 /// A unit in which hosts count offsets into a text.

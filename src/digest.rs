@@ -25,6 +25,78 @@ pub fn normalize_newlines(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Normalises an owned text in place (CRLF and lone CR become LF), as
+/// [`normalize_newlines`] does, without a second buffer: a text that holds no CR is
+/// returned as it came, one that does shrinks where it is.
+pub fn normalize_newlines_owned(mut text: String) -> String {
+    let crs: Vec<usize> = text.match_indices('\r').map(|(i, _)| i).collect();
+    if crs.is_empty() {
+        return text;
+    }
+    // SAFETY: the bytes are only moved (whole runs without a CR, towards the start, in
+    // order) and ASCII bytes rewritten as ASCII (each CR becomes an LF, the LF after it is
+    // dropped), so the text stays UTF-8.
+    let bytes = unsafe { text.as_mut_vec() };
+    let (mut read, mut write) = (0, 0);
+    for cr in crs {
+        if cr < read {
+            continue;
+        }
+        bytes.copy_within(read..cr, write);
+        write += cr - read;
+        if let Some(b) = bytes.get_mut(write) {
+            *b = b'\n';
+        }
+        write += 1;
+        read = cr + 1;
+        if bytes.get(read) == Some(&b'\n') {
+            read += 1;
+        }
+    }
+    let len = bytes.len();
+    bytes.copy_within(read..len, write);
+    bytes.truncate(write + (len - read));
+    text
+}
+
+/// A host's SHA-256 (the Node build registers `node:crypto`'s) and the smallest text it
+/// is given.
+#[derive(Clone, Copy, Debug)]
+pub struct HostHasher {
+    /// The lower-case hex digest of the bytes, or `None` when the host could not hash
+    /// them (the built-in hasher then does).
+    pub hash: fn(&[u8]) -> Option<String>,
+    /// Texts shorter than this many UTF-8 bytes are hashed by the built-in hasher.
+    pub min_bytes: usize,
+}
+
+impl HostHasher {
+    /// `hash` for texts of [`HOST_HASH_MIN_BYTES`] or more.
+    pub fn new(hash: fn(&[u8]) -> Option<String>) -> Self {
+        HostHasher { hash, min_bytes: HOST_HASH_MIN_BYTES }
+    }
+}
+
+/// The default smallest text (in UTF-8 bytes) handed to a [`HostHasher`]: below it the
+/// built-in hasher is faster than the call to the host's. Chosen by measurement (see
+/// BENCHMARKS.md, "Host hashing"): the crossing point of the call's fixed cost and the
+/// two rates.
+pub const HOST_HASH_MIN_BYTES: usize = 1024;
+
+/// SHA-256 hex of `text`'s UTF-8 bytes: by `host` when one is given and the text is not
+/// shorter than its `min_bytes`, else (or when the host gives no 64-digit lower-case hex
+/// digest) by the built-in hasher. Both give the same digest.
+pub fn sha256_hex_with(text: &str, host: Option<HostHasher>) -> String {
+    let hosted = match host {
+        Some(h) if text.len() >= h.min_bytes => (h.hash)(text.as_bytes()),
+        _ => None,
+    };
+    match hosted {
+        Some(d) if d.len() == 64 && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) => d,
+        _ => sha256_hex(text),
+    }
+}
+
 /// The lower-case hex digit of a nibble (`n < 16`).
 fn nibble(n: u8) -> char {
     char::from_digit(u32::from(n & 15), 16).unwrap_or('0')

@@ -32,7 +32,7 @@ mod ts;
 pub mod wasm;
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};
-pub use bundle::{check_bundle, Bundle, BundleOptions, BundleResult};
+pub use bundle::{check_bundle, check_bundle_owned, Bundle, BundleOptions, BundleResult};
 pub use catalog::DocumentCatalog;
 pub use clock::Clock;
 pub use contract::{Citation, Claim, ClaimKind, Conflict, Contract, ReadResult, Report, Scope, SourceKind, SourceRef, SourceSpec};

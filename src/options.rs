@@ -119,6 +119,9 @@ pub struct CallOptions {
     pub require_contents: Option<bool>,
     pub policy: Option<Value>,
     pub reviews: Option<ReviewsName>,
+    /// `hostHashing: false`: every source is hashed in the module, even where the host
+    /// registered a faster SHA-256 (the Node build's `node:crypto`).
+    pub host_hashing: Option<bool>,
 }
 
 /// `reviews`: what a stale, foreign or second review does.
@@ -133,7 +136,11 @@ pub enum ReviewsName {
 call_options! {
     /// `new EvidenceStore(specs, options)`: a fixed clock (`now`), the catalogue and
     /// source-size limits, the language of messages and labels, the policy, `compat`.
-    StoreOptions { now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
+    StoreOptions {
+        now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
+        /// `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
+        host_hashing: bool,
+    }
     /// `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
     /// context (the text right before and after) or the n-th occurrence (1-based);
     /// `whitespace: "loose"` matches whitespace runs loosely, only when asked;
@@ -164,6 +171,8 @@ call_options! {
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
+        /// `false`: hash every source in the module even where the host's SHA-256 is registered (Node).
+        host_hashing: bool,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
@@ -389,6 +398,7 @@ impl CallOptions {
             review_key: self.review_key()?,
             lang: self.lang_or(Lang::Zh),
             reviews: crate::assess::ReviewMode::Report,
+            host_hasher: None,
         })
     }
 

@@ -374,8 +374,8 @@ pub fn render_checked_detailed(
         let n = i + 1;
         let start = usize::try_from(citation.start).unwrap_or(usize::MAX);
         let end = usize::try_from(citation.end).unwrap_or(usize::MAX);
-        let start_line = snapshot.index.line_of(start);
-        let end_line = snapshot.index.line_of(end.saturating_sub(1));
+        let start_line = snapshot.index.line_of(&snapshot.content, start);
+        let end_line = snapshot.index.line_of(&snapshot.content, end.saturating_sub(1));
         lines.extend([
             format!("<a id=\"source-{n}\"></a>"),
             String::new(),

@@ -3,13 +3,14 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::citation::TextIndex;
 use crate::clock::Clock;
 use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
-use crate::digest::{normalize_newlines, sha256_hex};
+use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_with, HostHasher};
 use crate::error::{ContractError, StoreError, StoreErrorKind};
 use crate::locate::{locate, LocateOptions, Located, Selector};
 use crate::error::Detail;
@@ -81,6 +82,8 @@ pub struct EvidenceStore {
     policy: Policy,
     clock: Clock,
     closed: bool,
+    /// The host's SHA-256 for large texts (see [`crate::digest::sha256_hex_with`]).
+    host_hasher: Option<HostHasher>,
 }
 
 impl EvidenceStore {
@@ -110,6 +113,7 @@ impl EvidenceStore {
             policy,
             clock,
             closed: false,
+            host_hasher: None,
         })
     }
 
@@ -136,6 +140,23 @@ impl EvidenceStore {
     /// Replaces the clock (for example to fix `now` for one call).
     pub fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
+    }
+
+    /// Lets the host hash texts of its `min_bytes` or more (`None`:
+    /// the built-in hasher hashes every text). The digests are the same either way.
+    pub fn set_host_hasher(&mut self, host: Option<HostHasher>) {
+        self.host_hasher = host;
+    }
+
+    /// SHA-256 hex of a (normalised) text, by the host's hasher where it is set and faster.
+    fn digest(&self, text: &str) -> String {
+        sha256_hex_with(text, self.host_hasher)
+    }
+
+    /// The digest of a report (SHA-256 of its canonical JSON), by the host's hasher where
+    /// it is set and faster: the same digest as [`crate::digest::report_digest`].
+    pub fn report_digest(&self, report: &crate::contract::Report) -> String {
+        self.digest(&crate::digest::canonical_report(report))
     }
 
     pub fn clock(&self) -> &Clock {
@@ -179,11 +200,17 @@ impl EvidenceStore {
 
     /// Stores `content` (CRLF and CR become LF) as the current snapshot. Identical
     /// content returns the current ref unchanged, with its first `fetched_at`; anything
-    /// else gets the next revision.
+    /// else gets the next revision. The text is copied once, only when it is stored.
     pub fn ingest(&mut self, scope: &Scope, source_id: &str, content: &str) -> Result<SourceRef, StoreError> {
-        let spec = self.accept(source_id, content)?;
-        let content = normalize_newlines(content);
-        let digest = sha256_hex(&content);
+        self.ingest_text(scope, source_id, Cow::Borrowed(content))
+    }
+
+    /// [`Self::ingest`] of a text the caller may give away: an owned one is kept
+    /// (normalised in place), not copied.
+    pub fn ingest_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>) -> Result<SourceRef, StoreError> {
+        let spec = self.accept(source_id, &content)?;
+        let content = normalized(content);
+        let digest = self.digest(&content);
         let key = (scope.clone(), source_id.to_owned());
         if let Some(old) = self.current.get(&key) {
             if old.source_ref.digest == digest {
@@ -197,23 +224,22 @@ impl EvidenceStore {
     /// Restores a snapshot that the host already holds at a known revision (for
     /// stateless checks of a bundle): the revision must be newer than any this store
     /// has given that source in that scope.
-    pub fn restore(
-        &mut self,
-        scope: &Scope,
-        source_id: &str,
-        content: &str,
-        revision: u64,
-        fetched_at: Option<String>,
-    ) -> Result<SourceRef, StoreError> {
-        let spec = self.accept(source_id, content)?;
+    pub fn restore(&mut self, scope: &Scope, source_id: &str, content: &str, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
+        self.restore_text(scope, source_id, Cow::Borrowed(content), revision, fetched_at)
+    }
+
+    /// [`Self::restore`] of a text the caller may give away: an owned one is kept
+    /// (normalised in place), a borrowed one copied once.
+    pub fn restore_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
+        let spec = self.accept(source_id, &content)?;
         let key = (scope.clone(), source_id.to_owned());
         let known = self.revisions.get(&key).copied().unwrap_or(0);
         if revision == 0 || revision <= known {
             let detail = Detail { source_id: Some(source_id.to_owned()), cited_revision: Some(revision), current_revision: Some(known), ..Detail::default() };
             return Err(self.fail(StoreErrorKind::RevisionNotNewer, detail));
         }
-        let content = normalize_newlines(content).into_owned();
-        let digest = sha256_hex(&content);
+        let content = normalized(content).into_owned();
+        let digest = self.digest(&content);
         Ok(self.put(key, spec, content, digest, revision, fetched_at))
     }
 
@@ -373,6 +399,15 @@ impl EvidenceStore {
 
     pub fn is_closed(&self) -> bool {
         self.closed
+    }
+}
+
+/// The LF-normalised text: a borrowed text stays borrowed unless it holds a CR (then one
+/// normalised copy), an owned one is normalised in place.
+fn normalized(text: Cow<'_, str>) -> Cow<'_, str> {
+    match text {
+        Cow::Borrowed(t) => normalize_newlines(t),
+        Cow::Owned(t) => Cow::Owned(normalize_newlines_owned(t)),
     }
 }
 

@@ -35,3 +35,44 @@ fn offsets_convert_between_units_and_never_split_a_character() {
         Err(evidence_check::store::QuoteRangeError::Offset(OffsetErrorKind::SplitsSurrogatePair))
     ));
 }
+
+mod index_by_words {
+    //! TextIndex::new reads eight bytes at a time and finds line feeds on the first line
+    //! lookup; it must agree with a plain walk over the characters on every text (words
+    //! that end inside a character, line feeds and checkpoints anywhere in a word).
+    use evidence_check::citation::TextIndex;
+    use proptest::prelude::*;
+
+    fn check(text: &str) {
+        let index = TextIndex::new(text);
+        let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).chain([text.len()]).collect();
+        assert_eq!(index.chars(), starts.len() - 1, "{text:?}");
+        let mut line = 1;
+        for (cp, (byte, ch)) in text.char_indices().enumerate() {
+            assert_eq!(index.byte_of(text, cp), Some(byte), "byte_of({cp}) in {text:?}");
+            assert_eq!(index.char_of(text, byte), Some(cp), "char_of({byte}) in {text:?}");
+            assert_eq!(index.line_of(text, cp), line, "line_of({cp}) in {text:?}");
+            if ch == '\n' {
+                line += 1;
+            }
+        }
+        assert_eq!(index.byte_of(text, starts.len() - 1), Some(text.len()));
+    }
+
+    #[test]
+    fn long_mixed_texts() {
+        let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\n";
+        check(&unit.repeat(40));
+        check(&format!("é{}", "a".repeat(200)));
+        check(&"\n".repeat(130));
+        check(&format!("{}\n😀", "中".repeat(600)));
+        check(&format!("{}\n😀\n", "a".repeat(600)));
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_walk_over_the_characters(text in "[a\\n é中😀\\u{80}\\u{7ff}\\u{800}\\u{ffff}\\u{10000}]{0,700}") {
+            check(&text);
+        }
+    }
+}

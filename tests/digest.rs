@@ -22,3 +22,107 @@ fn newline_normalisation() {
     assert_eq!(digest_text("a\r\nb"), digest_text("a\nb"));
     assert_eq!(digest_text(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
+
+#[test]
+fn in_place_normalisation_matches_the_copying_one() {
+    use evidence_check::digest::normalize_newlines_owned;
+    for text in ["a\r\nb\rc\n\r\r\n", "plain", "", "\r", "\r\r", "\n\r", "é\r\n😀\r中\r\n\r\n", "x\r\n\n\r\r\ny"] {
+        assert_eq!(normalize_newlines_owned(text.to_owned()), normalize_newlines(text), "{text:?}");
+    }
+}
+
+mod host {
+    //! The host-hashing threshold: a stand-in host hasher records the sizes it was given.
+    use super::normalize_newlines;
+    use evidence_check::digest::{sha256_hex, sha256_hex_with, HostHasher, HOST_HASH_MIN_BYTES};
+    use std::cell::RefCell;
+
+    thread_local! {
+        static SEEN: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    }
+    fn recording(bytes: &[u8]) -> Option<String> {
+        SEEN.with(|s| s.borrow_mut().push(bytes.len()));
+        Some(sha256_hex(std::str::from_utf8(bytes).unwrap()))
+    }
+    fn wrong(_: &[u8]) -> Option<String> {
+        Some("A".repeat(64))
+    }
+    fn short(bytes: &[u8]) -> Option<String> {
+        Some(sha256_hex(std::str::from_utf8(bytes).unwrap())[1..].to_owned())
+    }
+    fn failing(_: &[u8]) -> Option<String> {
+        None
+    }
+    fn seen() -> Vec<usize> {
+        SEEN.with(|s| std::mem::take(&mut *s.borrow_mut()))
+    }
+
+    #[test]
+    fn texts_from_the_threshold_up_go_to_the_host_with_the_same_digest() {
+        seen();
+        for n in [0, 1, HOST_HASH_MIN_BYTES - 1, HOST_HASH_MIN_BYTES, HOST_HASH_MIN_BYTES + 1, 100_000] {
+            let text = "x".repeat(n);
+            assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(recording))), sha256_hex(&text));
+            assert_eq!(sha256_hex_with(&text, None), sha256_hex(&text));
+        }
+        assert_eq!(seen(), vec![HOST_HASH_MIN_BYTES, HOST_HASH_MIN_BYTES + 1, 100_000]);
+        // A host registered with its own smallest size gets every text from there up.
+        let every = HostHasher { hash: recording, min_bytes: 0 };
+        assert_eq!(sha256_hex_with("", Some(every)), sha256_hex(""));
+        assert_eq!(seen(), vec![0]);
+    }
+
+    #[test]
+    fn a_host_that_fails_or_answers_no_lower_case_digest_is_not_believed() {
+        let text = "y".repeat(HOST_HASH_MIN_BYTES * 2);
+        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(wrong))), sha256_hex(&text));
+        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(short))), sha256_hex(&text));
+        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(failing))), sha256_hex(&text));
+    }
+
+    #[test]
+    fn a_store_and_a_bundle_hash_large_sources_by_the_host_and_give_the_same_refs() {
+        use evidence_check::contract::{Scope, SourceKind, SourceSpec};
+        use evidence_check::{Clock, EvidenceStore, StoreOptions};
+        seen();
+        let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
+        let spec = |id: &str| SourceSpec { source_id: id.into(), title: "T".into(), locator: "x:y".into(), filename: format!("{id}.md"), kind: SourceKind::Public };
+        let big = "line\r\n".repeat(HOST_HASH_MIN_BYTES);
+        let opts = StoreOptions { max_sources: 4, max_source_bytes: 1 << 20 };
+        let clock = || Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
+        let refs = |host: Option<HostHasher>| {
+            let mut st = EvidenceStore::new(vec![spec("a"), spec("b")], opts, clock()).unwrap();
+            st.set_host_hasher(host);
+            (st.ingest(&scope, "a", &big).unwrap(), st.ingest_text(&scope, "b", "small\r\n".to_owned().into()).unwrap())
+        };
+        assert_eq!(refs(Some(HostHasher::new(recording))), refs(None));
+        // Only the large one, normalised (CRLF became LF), went to the host.
+        assert_eq!(seen(), vec!["line\n".len() * HOST_HASH_MIN_BYTES]);
+    }
+
+    #[test]
+    fn a_bundle_checked_owned_with_the_host_hasher_gives_the_same_result() {
+        use evidence_check::bundle::{check_bundle, check_bundle_owned, BundleOptions};
+        use evidence_check::contract::{Contract, Limits};
+        use evidence_check::{Bundle, Clock, Policy};
+        let mut v: serde_json::Value = serde_json::from_str(include_str!("../examples/demo.bundle.json")).unwrap();
+        // The first source grows past the threshold (its digest no longer matches the
+        // report's refs: a result with issues, the same both ways); the second stays small.
+        let first = &mut v["sources"][0]["content"];
+        *first = format!("{}{}", first.as_str().unwrap(), "more text\r\n".repeat(HOST_HASH_MIN_BYTES)).into();
+        let limits = Limits { max_source_bytes: 1 << 20, ..Policy::reference() };
+        let bundle = Bundle::from_value_with(&v, &limits).unwrap();
+        let mut options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
+        options.policy = limits;
+        let plain = check_bundle(&bundle, &options).unwrap();
+        seen();
+        options.host_hasher = Some(HostHasher::new(recording));
+        // The long source (normalised) and the report's canonical JSON (over 1 KiB) go to the host.
+        let long = normalize_newlines(&bundle.sources[0].content).len();
+        let report = evidence_check::digest::canonical_report(&bundle.report).len();
+        assert_eq!(check_bundle_owned(bundle.clone(), &options).unwrap(), plain);
+        assert_eq!(seen(), vec![long, report]);
+        assert_eq!(check_bundle(&bundle, &options).unwrap(), plain);
+        assert_eq!(seen(), vec![long, report]);
+    }
+}

@@ -1,0 +1,165 @@
+// Host hashing (issue 15): in Node, sources from HOST_HASH_MIN_BYTES up are hashed by
+// node:crypto on a view of wasm memory. Every golden case gives the same results with
+// host hashing on and off; the entry registers node:crypto; `hostHashing: false` turns
+// it off; a host hasher that fails or answers nonsense is not believed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { NOW, PKG, readJson } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const NODE = join(PKG, "node");
+
+/** A fresh instance of the Node build (its own wasm memory and registrations). */
+function fresh(entry) {
+  for (const f of ["index.js", "evidence_check.js", "errors.js", "guard.js"]) delete require.cache[require.resolve(join(NODE, f))];
+  return require(join(NODE, entry));
+}
+
+/** The raw module with the error classes and `hash` registered as its host hasher for every size. */
+function rawWith(hash, minBytes = 0) {
+  const ec = fresh("evidence_check.js");
+  const classes = require(join(NODE, "errors.js"));
+  ec.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
+  ec.__registerHostHasher(hash, minBytes);
+  return ec;
+}
+
+const sha = (bytes) => crypto.createHash("sha256").update(bytes).digest("hex");
+const normalised = (text) => text.replace(/\r\n?/g, "\n");
+
+/** Every output of a golden case replayed through the JS API, errors as their codes. */
+function replay(ec, c, hostHashing) {
+  const out = [];
+  const rec = (f) => {
+    try {
+      const v = f();
+      out.push(v === undefined ? null : v);
+      return v;
+    } catch (e) {
+      out.push({ error: e.code ?? e.message });
+      return undefined;
+    }
+  };
+  const store = rec(() => new ec.EvidenceStore(c.specs ?? [], { now: NOW, hostHashing }));
+  if (!store) return out;
+  out.pop();
+  const refs = {};
+  for (const step of c.ingest ?? []) {
+    const ref = rec(() => (step.remove ? store.remove(c.scope, step.remove) : step.read_result ? store.ingestReadResult(c.scope, step.source_id, step.read_result) : store.ingest(c.scope, step.source_id, step.content)));
+    if (ref?.digest) refs[ref.source_id] = ref;
+  }
+  for (const id of c.remove ?? []) rec(() => store.remove(c.scope, id));
+  for (const q of c.quotes ?? []) rec(() => store.quote(c.scope, refs[q.source_id], q.text, q.citation_id));
+  if (c.report) {
+    const scope = c.report_scope ?? c.scope;
+    // parseReport gives a ReportHandle: its parsed report (toJSON) is what is compared.
+    const report = rec(() => {
+      const handle = ec.parseReport(c.report);
+      const parsed = handle.toJSON();
+      handle.free?.();
+      return parsed;
+    });
+    const reviews = (c.reviews ?? []).map((r) => rec(() => ec.recordReview(r.scope ?? scope, r.report ?? c.report, r.claim_id, r.verdict, r.note, { now: NOW }))).filter((r) => r && !r.error);
+    if (report) {
+      rec(() => ec.assess(scope, c.report, store, reviews));
+      if (c.render) rec(() => ec.render(scope, c.report, store, reviews, { now: NOW }));
+    }
+  }
+  store.free();
+  return out;
+}
+
+const golden = readJson("tests", "data", "golden-all.json");
+const cases = Object.values(golden).flatMap((set) => Object.entries(set));
+
+test("every golden case gives the same results with host hashing on and off, the digests its expected ones", () => {
+  const seen = [];
+  const ec = rawWith((bytes) => {
+    seen.push(bytes.length);
+    return sha(bytes);
+  });
+  assert.ok(cases.length >= 52, `${cases.length} golden cases`);
+  let hashed = 0;
+  for (const [name, { case: c, expected }] of cases) {
+    seen.length = 0;
+    const on = replay(ec, c, undefined);
+    const byHost = seen.length;
+    const off = replay(ec, c, false);
+    assert.equal(seen.length, byHost, `${name}: hostHashing: false still called the host hasher`);
+    assert.deepEqual(on, off, name);
+    hashed += byHost;
+    const refs = on.filter((x) => x && typeof x.digest === "string" && x.source_id);
+    for (const [i, entry] of (expected.ingest_log ?? []).entries()) {
+      if (entry.digest) assert.ok(refs.some((r) => r.digest === entry.digest), `${name}: ingest ${i} digest ${entry.digest} not among the refs`);
+    }
+  }
+  assert.ok(hashed >= 52, `the host hasher hashed only ${hashed} texts over every case`);
+});
+
+test("the host gets a view of wasm memory, not a copy, holding the LF-normalised UTF-8 bytes", () => {
+  const views = [];
+  const ec = rawWith((bytes) => {
+    views.push({ isView: bytes.buffer.byteLength % 65536 === 0 && bytes.buffer.byteLength > bytes.length, text: Buffer.from(bytes).toString("utf8") });
+    return sha(bytes);
+  });
+  const text = "第一行\r\n😀 second\rthird\n".repeat(300);
+  const store = new ec.EvidenceStore([{ source_id: "s", title: "S", locator: "x:s", filename: "s.md", kind: "public" }], { now: NOW, maxSourceBytes: 1 << 20 });
+  const ref = store.ingest({ tenant_id: "t", user_id: "u" }, "s", text);
+  assert.deepEqual(views, [{ isView: true, text: normalised(text) }]);
+  assert.equal(ref.digest, sha(normalised(text)));
+  assert.equal(ref.digest, ec.digestText(text));
+});
+
+test("a host hasher that throws, returns nothing or no lower-case digest is not believed; one that answers is", () => {
+  const text = "x".repeat(5000);
+  const spec = [{ source_id: "s", title: "S", locator: "x:s", filename: "s.md", kind: "public" }];
+  const digestWith = (hash) => new (rawWith(hash).EvidenceStore)(spec, { now: NOW, maxSourceBytes: 1 << 20 }).ingest({ tenant_id: "t", user_id: "u" }, "s", text).digest;
+  const right = sha(Buffer.from(text));
+  for (const bad of [() => { throw new Error("no"); }, () => undefined, () => 42, () => right.toUpperCase(), () => right.slice(1)]) assert.equal(digestWith(bad), right);
+  // A well-formed digest is taken as the host's answer (which is why only a real SHA-256 may be registered).
+  assert.equal(digestWith(() => "0".repeat(64)), "0".repeat(64));
+});
+
+test("the Node entry registers node:crypto for sources from 1 KiB up, and hostHashing: false keeps them in the module", () => {
+  const real = crypto.hash;
+  const sizes = [];
+  crypto.hash = (algorithm, bytes, encoding) => {
+    sizes.push(bytes.length);
+    return real(algorithm, bytes, encoding);
+  };
+  let ec;
+  try {
+    ec = fresh("index.js");
+  } finally {
+    crypto.hash = real;
+  }
+  assert.equal(ec.__registerHostHasher, undefined);
+  const bundle = readJson("examples", "demo.bundle.json");
+  const big = "大".repeat(2000) + "\r\n"; // 6002 UTF-8 bytes
+  bundle.sources[0].content += big;
+  const options = { now: NOW, maxSourceBytes: 1 << 20 };
+  const on = ec.checkBundle(bundle, options);
+  // The long source (the two others have 52 bytes) and the report's canonical JSON (over 1 KiB).
+  const sourceBytes = Buffer.byteLength(normalised(bundle.sources[0].content));
+  assert.equal(sizes[0], sourceBytes);
+  assert.equal(sizes.length, 2);
+  assert.ok(sizes.every((n) => n >= 1024), String(sizes));
+  const off = ec.checkBundle(bundle, { ...options, hostHashing: false });
+  assert.equal(sizes.length, 2);
+  assert.deepEqual(on, off);
+  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { ...options, hostHashing: false });
+  store.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
+  assert.equal(sizes.length, 2);
+  const hosted = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), options);
+  const ref = hosted.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
+  assert.deepEqual(sizes.slice(2), [sourceBytes]);
+  assert.equal(ref.digest, sha(Buffer.from(normalised(bundle.sources[0].content))));
+});
+
+test("the web entry registers no host hasher (WebCrypto is asynchronous)", async () => {
+  const web = await import(join(PKG, "web", "index.js"));
+  assert.equal(web.__registerHostHasher, undefined);
+});

@@ -15,19 +15,19 @@ use crate::policy::Policy;
 use crate::review::Review;
 use crate::schema::Dialect;
 
-/// A validated report, its digest (computed once) and the policy it was read under.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A validated report, its digest (computed once, when first needed) and the policy it
+/// was read under.
+#[derive(Clone, Debug)]
 pub struct ParsedReport {
     report: Report,
-    digest: String,
+    digest: std::cell::OnceCell<String>,
     policy: Policy,
 }
 
 impl ParsedReport {
-    /// A report checked under `policy`, with its digest.
+    /// A report checked under `policy`.
     pub fn new(report: Report, policy: Policy) -> ParsedReport {
-        let digest = crate::digest::report_digest(&report);
-        ParsedReport { report, digest, policy }
+        ParsedReport { report, digest: std::cell::OnceCell::new(), policy }
     }
 
     /// Reads and checks JSON text in a dialect under a policy (as `parseReport`).
@@ -39,9 +39,9 @@ impl ParsedReport {
         &self.report
     }
 
-    /// SHA-256 hex of the report's canonical JSON (`report_digest`).
+    /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first call.
     pub fn digest(&self) -> &str {
-        &self.digest
+        self.digest.get_or_init(|| crate::digest::report_digest(&self.report))
     }
 
     /// The policy the report was read under.
@@ -82,7 +82,7 @@ impl<'r> From<&'r Report> for Digested<'r> {
 
 impl<'r> From<&'r ParsedReport> for Digested<'r> {
     fn from(parsed: &'r ParsedReport) -> Self {
-        Digested { report: &parsed.report, digest: Some(&parsed.digest) }
+        Digested { report: &parsed.report, digest: Some(parsed.digest()) }
     }
 }
 

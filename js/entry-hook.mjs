@@ -11,8 +11,30 @@ function toCommonJs(source) {
   return `"use strict";\n${source.replace(/^export (class|function) /gm, "$1 ")}module.exports = { ${names.join(", ")} };\n`;
 }
 
+const THROW = /throw takeFromExternrefTable0\((ret\[\d\])\);/g;
+const FINISHED = "throw __ecFinishError(takeFromExternrefTable0($1));";
+
+/**
+ * Patches a wasm-bindgen glue file (`esm`: the web build's) so that every value an
+ * export throws goes through errors.js's `finishError` first: the module throws an
+ * error's data, and the error is made there, once the wasm frames are off the stack
+ * (see js/entry-errors.mjs). Idempotent; fails when the glue has no throw site of the
+ * known shape left to patch (a wasm-bindgen upgrade that changed it).
+ */
+export function patchGlue(file, esm) {
+  const text = readFileSync(file, "utf8");
+  if (text.includes("__ecFinishError")) return;
+  const sites = text.match(THROW)?.length ?? 0;
+  if (sites === 0 || /throw take/.test(text.replace(THROW, ""))) throw new Error(`assemble: ${file} has no throw site of the shape js/entry-hook.mjs patches`);
+  const load = esm ? `import { finishError as __ecFinishError } from "./errors.js";` : `const { finishError: __ecFinishError } = require("./errors.js");`;
+  const [first, ...rest] = text.replace(THROW, FINISHED).split("\n");
+  writeFileSync(file, [first, `// Patched by js/entry-hook.mjs: thrown errors are made by errors.js.`, load, ...rest].join("\n"));
+}
+
 export default function entries(root, pkg, manifest) {
   const src = (f) => join(root, "js", f);
+  patchGlue(join(pkg, "node", "evidence_check.js"), false);
+  patchGlue(join(pkg, "web", "evidence_check.js"), true);
   for (const f of ["errors", "guard"]) {
     copyFileSync(src(`entry-${f}.mjs`), join(pkg, "web", `${f}.js`));
     writeFileSync(join(pkg, "node", `${f}.js`), toCommonJs(readFileSync(src(`entry-${f}.mjs`), "utf8")));

@@ -1,4 +1,7 @@
-// Thrown errors made in JS (issue 15, the step-by-step replay): the entries register
+// The wasm-bindgen glue as js/entry-hook.mjs patches it (issue 15, the step-by-step
+// replay): strings passed in are encoded natively, and thrown errors are made in JS.
+//
+// Thrown errors made in JS: the entries register
 // `errorData`, the module throws an error's data, and the glue (patched at assembly by
 // js/entry-hook.mjs) makes the error through errors.js's `finishError` once the module has
 // returned, so V8 does not capture the wasm frames. Every error is the one the module
@@ -11,7 +14,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NOW, PKG, ROOT, readJson } from "./helpers.mjs";
-import { patchGlue } from "../../js/entry-hook.mjs";
+import { ASCII_LOOP, patchGlue } from "../../js/entry-hook.mjs";
+import crypto from "node:crypto";
 
 const require = createRequire(import.meta.url);
 const NODE = join(PKG, "node");
@@ -163,21 +167,27 @@ test("the glue patch makes every throw site go through finishError, once, and re
     for (const target of ["node", "web"]) {
       const text = readFileSync(join(PKG, target, f), "utf8");
       assert.equal((text.match(/throw take/g) ?? []).length, 0, `${target}/${f} has an unpatched throw site`);
+      assert.ok(!text.includes(ASCII_LOOP) && text.includes("const head = cachedTextEncoder.encodeInto("), `${target}/${f}: passStringToWasm0 is not patched`);
       assert.ok((text.match(/throw __ecFinishError\(takeFromExternrefTable0\(ret\[\d\]\)\);/g) ?? []).length >= 10, `${target}/${f}`);
     }
   }
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-glue-"));
   const glue = join(dir, "glue.js");
-  const original = '/* header */\nfunction f() {\n    if (ret[2]) {\n        throw takeFromExternrefTable0(ret[1]);\n    }\n}\n';
+  const original = `/* header */\nfunction f() {\n    if (ret[2]) {\n        throw takeFromExternrefTable0(ret[1]);\n    }\n}\nfunction passStringToWasm0() {\n${ASCII_LOOP}\n    }\n}\n`;
   writeFileSync(glue, original);
   patchGlue(glue, false);
   const once = readFileSync(glue, "utf8");
   assert.match(once, /^\/\* header \*\/\n.*\nconst \{ finishError: __ecFinishError \} = require\("\.\/errors\.js"\);\n/);
   assert.match(once, /throw __ecFinishError\(takeFromExternrefTable0\(ret\[1\]\)\);/);
+  assert.match(once, /cachedTextEncoder\.encodeInto\(arg, mem\.subarray\(ptr, ptr \+ len\)\)/);
   patchGlue(glue, false);
   assert.equal(readFileSync(glue, "utf8"), once, "patching twice changed the glue");
   writeFileSync(glue, original.replace("takeFromExternrefTable0(ret[1])", "takeObject(ret[1])"));
   assert.throws(() => patchGlue(glue, true), /no throw site/);
+  writeFileSync(glue, original.replace("if (code > 0x7F) break;", "if (code >= 0x80) break;"));
+  assert.throws(() => patchGlue(glue, true), /no passStringToWasm0/);
+  writeFileSync(glue, once.replace("strings are encoded natively", "an older patch"));
+  assert.throws(() => patchGlue(glue, true), /another version/);
   assert.ok(ROOT);
 });
 
@@ -197,5 +207,31 @@ test("the web entries (ES modules) make their errors in JS too", async () => {
     assert.ok(caught instanceof main.EvidenceCheckError && caught instanceof extras.EvidenceCheckError, `${name}: ${caught}`);
     assert.match(caught.stack, /theCallersOwnFrame/, name);
     assert.doesNotMatch(caught.stack, /wasm/, name);
+  }
+});
+
+test("a string passed into the module arrives as its UTF-8 bytes, whatever its characters and where they fall", () => {
+  const { main: ec } = entries();
+  const wasm = inWasm().main;
+  const pieces = ["a", "é", "中", "😀", "\u0000", "\uFFFD", "\u2028"];
+  let n = 0;
+  // A non-ASCII character at every position of texts up to 160 units, so that the native
+  // encoder's first pass stops at every offset of the first allocation (one byte a unit).
+  for (let len = 0; len < 160; len += 3) {
+    for (const piece of pieces) {
+      for (let at = 0; at <= len; at += 5) {
+        const text = "y".repeat(at) + piece + "z".repeat(len - at) + (len % 2 ? "中😀" : "");
+        const digest = ec.digestText(text);
+        assert.equal(digest, crypto.createHash("sha256").update(text, "utf8").digest("hex"), JSON.stringify(text));
+        n++;
+      }
+    }
+    const title = "标题 ".repeat(len % 40) + "😀";
+    assert.equal(ec.parseReport(JSON.stringify({ title, claims: [{ claim_id: "c", text: "t", kind: "fact", citations: [] }] })).title, title);
+  }
+  assert.ok(n > 1000);
+  // A lone surrogate is still refused, as without the patch.
+  for (const text of ["a\uD800b", "中\uDC00", "\uD83D"]) {
+    for (const m of [ec, wasm]) assert.throws(() => m.digestText(text), (e) => e.code === "invalid_unicode", JSON.stringify(text));
   }
 });

@@ -600,9 +600,25 @@ impl EvidenceStore {
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
         let options = options_arg::<crate::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
-        let v = value_arg(&specs.into(), "specs", lang)?;
-        let policy = options.limits().in_lang(lang)?;
-        let specs = crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
+        let specs: JsValue = specs.into();
+        // Valid specs are read straight from their JSON text; anything else (or an invalid
+        // policy) through the tree, whose errors come in their order.
+        let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
+        let fast = match (&text, options.limits()) {
+            (Some(text), Ok(policy)) => crate::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
+            _ => None,
+        };
+        let (specs, policy) = match fast {
+            Some(read) => read,
+            None => {
+                let v = match &text {
+                    Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?,
+                    None => Value::Null,
+                };
+                let policy = options.limits().in_lang(lang)?;
+                (crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?, policy)
+            }
+        };
         let clock = options.clock(host_clock()).in_lang(lang)?;
         let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         inner.set_host_hasher(host_hasher(options.host_hashing));

@@ -216,17 +216,25 @@ const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Runs `chunks` (an iterable or async iterable of worker tasks, see worker.mjs) on a
- * piscina pool of `jobs` threads and hands each chunk's result to `take`, in order. At
- * most 4 × `jobs` chunks are in flight, and `take` may return a promise (stdout's
- * backpressure): the next chunk waits for it, so memory stays flat however many come.
+ * piscina pool of `jobs` threads, `shared` (what every chunk shares) their workerData, and
+ * hands each chunk's result to `take`, in order. At most 4 × `jobs` chunks are in flight,
+ * and `take` may return a promise (stdout's backpressure): the next chunk waits for it, so
+ * memory stays flat however many come.
  */
-async function runOrdered(chunks, jobs, take) {
+async function runOrdered(chunks, jobs, shared, take) {
   const { Piscina } = await import("piscina");
-  const pool = new Piscina({ filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)), minThreads: jobs, maxThreads: jobs });
+  // Two tasks per worker: the next chunk waits in the worker's queue, not for the main thread to hand it over.
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)),
+    minThreads: jobs,
+    maxThreads: jobs,
+    concurrentTasksPerWorker: 2,
+    workerData: shared,
+  });
   const window = jobs * 4;
   const inFlight = [];
   // A task that failed as a whole (its worker died): every bundle of it is unusable, with that error.
-  const failed = (chunk, e) => collect(chunk.items.map((item) => ({ ...item.tag, error: errorData(e) })), chunk);
+  const failed = (chunk, e) => collect(chunk.items.map((item) => ({ ...item.tag, error: errorData(e) })), shared);
   // A stream's chunk hands its buffer of lines over to the worker (no copy).
   const run = (chunk) => pool.run(chunk, chunk.bytes && { transferList: [chunk.bytes.buffer] }).catch((e) => failed(chunk, e));
   try {
@@ -253,7 +261,7 @@ function sizeOf(path) {
  * Files as chunks, in order: `size` files each, fewer once a chunk's
  * files reach CHUNK_BYTES (made lazily, as the pool takes them).
  */
-function* fileChunks(paths, size, task) {
+function* fileChunks(paths, size) {
   for (let i = 0; i < paths.length; ) {
     const items = [];
     let bytes = 0;
@@ -262,7 +270,7 @@ function* fileChunks(paths, size, task) {
       items.push({ tag: { path }, path });
       bytes += sizeOf(path);
     }
-    yield { ...task, items };
+    yield { items };
   }
 }
 
@@ -283,8 +291,8 @@ async function checkDirectory(opts, options, inputLimit) {
   let done = 0;
   // Chunks of up to CHUNK_BUNDLES files, smaller for a few files, so that every job gets several.
   const size = Math.max(1, Math.min(CHUNK_BUNDLES, Math.ceil(files.length / (jobs * 4))));
-  const task = { options, inputLimit, json: opts.json, artifacts: opts.out !== undefined };
-  await runOrdered(fileChunks(paths, size, task), jobs, (chunk) => {
+  const shared = { options, inputLimit, json: opts.json, artifacts: opts.out !== undefined };
+  await runOrdered(fileChunks(paths, size), jobs, shared, (chunk) => {
     for (const b of chunk.bundles) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
@@ -362,7 +370,7 @@ async function* streamLines(stream, limit) {
  * skipped here, lines of white space by the worker; a line over the limit is an item
  * with its error.
  */
-async function* lineChunks(stream, limit, jobs, task) {
+async function* lineChunks(stream, limit, jobs) {
   let line = 0;
   let items = [];
   let texts = [];
@@ -376,7 +384,7 @@ async function* lineChunks(stream, limit, jobs, task) {
       at += text.length;
       item.end = at;
     }
-    const chunk = { ...task, items, bytes: buffer };
+    const chunk = { items, bytes: buffer };
     items = [];
     texts = [];
     bytes = 0;
@@ -407,7 +415,8 @@ async function checkStream(opts, options, inputLimit) {
   const jobs = opts.jobs ?? availableParallelism();
   let worst = 0;
   let bundles = 0;
-  await runOrdered(lineChunks(process.stdin, inputLimit, jobs, { options, inputLimit, json: true, artifacts: false }), jobs, (chunk) => {
+  const shared = { options, inputLimit, json: true, artifacts: false };
+  await runOrdered(lineChunks(process.stdin, inputLimit, jobs), jobs, shared, (chunk) => {
     for (const b of chunk.bundles) worst = Math.max(worst, b.exit);
     bundles += chunk.bundles.length;
     return write(chunk.json);

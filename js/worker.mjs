@@ -3,6 +3,7 @@
 // lines already serialised, as UTF-8 bytes, and a small summary per bundle: the main
 // thread only writes, counts and orders (a result cloned back per bundle cost as much as
 // the check).
+import { workerData } from "node:worker_threads";
 import { errorData, jsonOut, loadPackage, readInputFile, STATUS_EXIT } from "./load.mjs";
 
 let lib;
@@ -56,12 +57,15 @@ export function collect(results, { json, artifacts }) {
 /**
  * Checks a chunk: `items` in order, each `{tag, path}` (a file to read), `{tag, at, end}`
  * (a line, `bytes` from `at` to `end`) or `{tag, error}` (a line already found unusable).
+ * What every chunk shares comes once, as the pool's workerData: `{options, inputLimit,
+ * json, artifacts}`.
  */
-export default function checkChunk({ items, bytes, options, inputLimit, json, artifacts }) {
+export default function checkChunk({ items, bytes }) {
+  const { options, inputLimit } = workerData;
   const results = [];
   for (const item of items) {
     const r = checkOne(item, bytes, options, inputLimit);
     if (r !== undefined) results.push(r);
   }
-  return collect(results, { json, artifacts });
+  return collect(results, workerData);
 }

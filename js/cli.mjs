@@ -211,7 +211,7 @@ function writeFileMaking(path, content) {
 
 /** At most this many bundles make one worker task (a chunk)… */
 const CHUNK_BUNDLES = 32;
-/** …and a chunk takes no further bundle once its inputs reach this many bytes (or UTF-16 units, for lines). */
+/** …and a chunk takes no further bundle once its inputs (files or lines) reach this many bytes. */
 const CHUNK_BYTES = 256 * 1024;
 
 /**

@@ -333,16 +333,33 @@ type Refusal = (String, String);
 /// The object's keys (in the map's order, as serde's derive reads them) into the fields
 /// named; anything else is an unknown field.
 fn read_fields(map: Map<String, Value>, fields: &[&str]) -> Result<CallOptions, Refusal> {
-    let names: Vec<String> = fields.iter().map(|f| camel(f)).collect();
     let mut c = CallOptions::default();
     for (key, v) in map {
-        let field = names.iter().position(|n| *n == key).and_then(|i| fields.get(i));
-        let Some(field) = field else {
+        let Some(field) = fields.iter().find(|f| is_camel_of(&key, f)) else {
+            let names: Vec<String> = fields.iter().map(|f| camel(f)).collect();
             return Err((key.clone(), unknown(&key, "field", "fields", &names)));
         };
         c.set(field, v).map_err(|(at, m)| (format!("{key}{at}"), m))?;
     }
     Ok(c)
+}
+
+/// `key == camel(field)`, without making the camelCase name (field names are ASCII).
+fn is_camel_of(key: &str, field: &str) -> bool {
+    let mut k = key.bytes();
+    let mut upper = false;
+    for c in field.bytes() {
+        if c == b'_' {
+            upper = true;
+            continue;
+        }
+        let want = if upper { c.to_ascii_uppercase() } else { c };
+        upper = false;
+        if k.next() != Some(want) {
+            return false;
+        }
+    }
+    k.next().is_none()
 }
 
 /// serde's `unknown field `x`, expected one of `a`, `b``.
@@ -727,5 +744,8 @@ mod tests {
     fn field_names_are_camel_case() {
         assert_eq!(camel("max_source_bytes"), "maxSourceBytes");
         assert_eq!(camel("now"), "now");
+        for (key, field, same) in [("maxSourceBytes", "max_source_bytes", true), ("now", "now", true), ("max_source_bytes", "max_source_bytes", false), ("maxSource", "max_source_bytes", false), ("maxSourceBytesX", "max_source_bytes", false), ("nowX", "now", false), ("", "now", false)] {
+            assert_eq!(is_camel_of(key, field), same, "{key} {field}");
+        }
     }
 }

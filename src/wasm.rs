@@ -858,7 +858,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = crate::review::record_review_signed(
         &scope,
-        crate::parsed::Digested { report: report.report(), digest: report.digest() },
+        crate::parsed::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -898,7 +898,8 @@ pub fn assess(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let host = store.core()?.host_hasher();
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let a = crate::assess::assess_in(&scope, report.report(), &*store.core()?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
@@ -918,7 +919,8 @@ pub fn render(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let host = store.core()?.host_hasher();
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
     let a = crate::render::render_opts(&scope, report.report(), &*store.core()?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
@@ -1513,10 +1515,11 @@ impl ReportArg {
             ReportArg::Plain(r) => r,
         }
     }
-    /// The digest when the handle already has it.
-    fn digest(&self) -> Option<&str> {
+    /// A handle's digest (computed once, by `host` where it is set and faster); `None`
+    /// for a plain report (the core computes it).
+    fn digest(&self, host: Option<crate::digest::HostHasher>) -> Option<&str> {
         match self {
-            ReportArg::Handle(p) => Some(p.digest()),
+            ReportArg::Handle(p) => Some(p.digest_with(host)),
             ReportArg::Plain(_) => None,
         }
     }

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { collect } from "./worker.mjs";
 import {
   describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputFile, STATUS_EXIT,
   STATUS_MEANING, terminalSafe,
@@ -208,24 +209,37 @@ function writeFileMaking(path, content) {
   writeFileSync(path, content);
 }
 
-/** The exit code of one result of a directory or a stream. */
-const exitOf = (r) => (r.error ? UNUSABLE : STATUS_EXIT[r.assessment.status]);
+/** At most this many bundles make one worker task (a chunk)… */
+const CHUNK_BUNDLES = 32;
+/** …and a chunk takes no further bundle once its inputs (files or lines) reach this many bytes. */
+const CHUNK_BYTES = 256 * 1024;
 
 /**
- * Runs `tasks` (an iterable or async iterable) on a piscina pool of `jobs` threads and
- * hands each result to `take`, in task order. At most `window` tasks are in flight, and
- * `take` may return a promise (stdout's backpressure): the next task waits for it, so
- * memory stays flat however many tasks come.
+ * Runs `chunks` (an iterable or async iterable of worker tasks, see worker.mjs) on a
+ * piscina pool of `jobs` threads, `shared` (what every chunk shares) their workerData, and
+ * hands each chunk's result to `take`, in order. At most 4 × `jobs` chunks are in flight,
+ * and `take` may return a promise (stdout's backpressure): the next chunk waits for it, so
+ * memory stays flat however many come.
  */
-async function runOrdered(tasks, jobs, take) {
+async function runOrdered(chunks, jobs, shared, take) {
   const { Piscina } = await import("piscina");
-  const pool = new Piscina({ filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)), minThreads: jobs, maxThreads: jobs });
+  // Two tasks per worker: the next chunk waits in the worker's queue, not for the main thread to hand it over.
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)),
+    minThreads: jobs,
+    maxThreads: jobs,
+    concurrentTasksPerWorker: 2,
+    workerData: shared,
+  });
   const window = jobs * 4;
   const inFlight = [];
-  const run = (task) => (task.result ? Promise.resolve(task.result) : pool.run(task).catch((e) => ({ ...task.tag, error: errorData(e) })));
+  // A task that failed as a whole (its worker died): every bundle of it is unusable, with that error.
+  const failed = (chunk, e) => collect(chunk.items.map((item) => ({ ...item.tag, error: errorData(e) })), shared);
+  // A stream's chunk hands its buffer of lines over to the worker (no copy).
+  const run = (chunk) => pool.run(chunk, chunk.bytes && { transferList: [chunk.bytes.buffer] }).catch((e) => failed(chunk, e));
   try {
-    for await (const task of tasks) {
-      inFlight.push(run(task));
+    for await (const chunk of chunks) {
+      inFlight.push(run(chunk));
       if (inFlight.length >= window) await take(await inFlight.shift());
     }
     while (inFlight.length) await take(await inFlight.shift());
@@ -234,11 +248,38 @@ async function runOrdered(tasks, jobs, take) {
   }
 }
 
+/** A file's size, or 0 when it cannot be stat'ed (its worker then reports why it cannot be read). */
+function sizeOf(path) {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Files as chunks, in order: `size` files each, fewer once a chunk's
+ * files reach CHUNK_BYTES (made lazily, as the pool takes them).
+ */
+function* fileChunks(paths, size) {
+  for (let i = 0; i < paths.length; ) {
+    const items = [];
+    let bytes = 0;
+    while (i < paths.length && items.length < size && bytes < CHUNK_BYTES) {
+      const path = paths[i++];
+      items.push({ tag: { path }, path });
+      bytes += sizeOf(path);
+    }
+    yield { items };
+  }
+}
+
 /** Checks every bundle of a directory on worker threads, in name order. */
 async function checkDirectory(opts, options, inputLimit) {
   const dir = opts.positional[1];
   if (opts.mcp !== undefined) throw usage("--mcp takes one bundle, not a directory");
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  const paths = files.map((f) => join(dir, f));
   if (files.length === 0) throw refusal("no_bundles", `${dir} holds no *.json bundle; nothing was checked`);
   if (opts.out !== undefined) mkdirSync(opts.out, { recursive: true });
   const jobs = opts.jobs ?? availableParallelism();
@@ -248,21 +289,24 @@ async function checkDirectory(opts, options, inputLimit) {
   const failures = [];
   let worst = 0;
   let done = 0;
-  const tasks = files.map((f) => ({ path: join(dir, f), tag: { path: join(dir, f) }, options, inputLimit }));
-  await runOrdered(tasks, jobs, (r) => {
-    worst = Math.max(worst, exitOf(r));
-    if (r.error) {
-      counts.unusable++;
-      failures.push(`  ${r.path}: ${r.error.code}: ${r.error.message}`);
-    } else counts[r.assessment.status]++;
-    if (opts.out !== undefined && r.artifact) writeFileSync(join(opts.out, basename(r.path, ".json") + ".md"), r.artifact.content);
-    done++;
-    if (tty && (done % 64 === 0 || done === files.length)) {
-      const width = 30;
-      const filled = Math.round((done / files.length) * width);
-      process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
+  // Chunks of up to CHUNK_BUNDLES files, smaller for a few files, so that every job gets several.
+  const size = Math.max(1, Math.min(CHUNK_BUNDLES, Math.ceil(files.length / (jobs * 4))));
+  const shared = { options, inputLimit, json: opts.json, artifacts: opts.out !== undefined };
+  await runOrdered(fileChunks(paths, size), jobs, shared, (chunk) => {
+    for (const b of chunk.bundles) {
+      const path = paths[done];
+      worst = Math.max(worst, b.exit);
+      counts[b.status]++;
+      if (b.error) failures.push(`  ${path}: ${b.error.code}: ${b.error.message}`);
+      if (b.artifact !== undefined) writeFileSync(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
+      done++;
+      if (tty && (done % 64 === 0 || done === files.length)) {
+        const width = 30;
+        const filled = Math.round((done / files.length) * width);
+        process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
+      }
     }
-    return opts.json ? write(jsonOut(r, 0)) : undefined;
+    return opts.json ? write(chunk.json) : undefined;
   });
   if (tty) process.stderr.write("\n");
   if (!opts.json) {
@@ -277,35 +321,31 @@ async function checkDirectory(opts, options, inputLimit) {
 }
 
 /**
- * The lines of a stream as strings, one at a time (the stream is read only as fast as
- * they are taken). A line over `limit` bytes or not UTF-8 comes as an Error, its bytes
- * skipped, not kept.
+ * The lines of a stream as bytes (without the line feed), in arrays: each array the lines
+ * that one read of the stream completed (the stream is read only as fast as they are
+ * taken, and a line is never held back waiting for the next read). A line over `limit`
+ * bytes comes as an Error, its bytes skipped, not kept. The workers decode them.
  */
 async function* streamLines(stream, limit) {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   let parts = [];
   let size = 0;
   let over = false;
   const finish = () => {
-    const bytes = Buffer.concat(parts, size);
+    const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
     const wasOver = over;
     parts = [];
     size = 0;
     over = false;
-    if (wasOver) return refusal("input_too_large", `the line is over the limit of ${limit} bytes; it was not read`);
-    try {
-      return decoder.decode(bytes).replace(/\r$/, "");
-    } catch {
-      return refusal("invalid_utf8", "the line is not valid UTF-8");
-    }
+    return wasOver ? refusal("input_too_large", `the line is over the limit of ${limit} bytes; it was not read`) : bytes;
   };
   for await (let chunk of stream) {
+    const lines = [];
     let at = chunk.indexOf(0x0a);
     while (at !== -1) {
       if (!over) parts.push(chunk.subarray(0, at));
       size += over ? 0 : at;
       if (size > limit) over = true;
-      yield finish();
+      lines.push(finish());
       chunk = chunk.subarray(at + 1);
       at = chunk.indexOf(0x0a);
     }
@@ -318,8 +358,54 @@ async function* streamLines(stream, limit) {
         size = 0;
       }
     }
+    if (lines.length) yield lines;
   }
-  if (size > 0 || over) yield finish();
+  if (size > 0 || over) yield [finish()];
+}
+
+/**
+ * A stream's bundles as chunks, in input order: each read's lines shared out among the
+ * `jobs` (at most CHUNK_BUNDLES lines, or CHUNK_BYTES, a chunk), their bytes copied into
+ * one buffer the chunk's worker takes over, `tag` the line number; empty lines are
+ * skipped here, lines of white space by the worker; a line over the limit is an item
+ * with its error.
+ */
+async function* lineChunks(stream, limit, jobs) {
+  let line = 0;
+  let items = [];
+  let texts = [];
+  let bytes = 0;
+  const flush = () => {
+    const buffer = new Uint8Array(bytes);
+    let at = 0;
+    for (const [item, text] of texts) {
+      buffer.set(text, at);
+      item.at = at;
+      at += text.length;
+      item.end = at;
+    }
+    const chunk = { items, bytes: buffer };
+    items = [];
+    texts = [];
+    bytes = 0;
+    return chunk;
+  };
+  for await (const batch of streamLines(stream, limit)) {
+    const size = Math.max(1, Math.min(CHUNK_BUNDLES, Math.ceil(batch.length / jobs)));
+    for (const text of batch) {
+      line++;
+      if (text instanceof Error) items.push({ tag: { line }, error: errorData(text) });
+      else if (text.length === 0) continue;
+      else {
+        const item = { tag: { line } };
+        items.push(item);
+        texts.push([item, text]);
+        bytes += text.length;
+      }
+      if (items.length >= size || bytes >= CHUNK_BYTES) yield flush();
+    }
+    if (items.length) yield flush();
+  }
 }
 
 /** `check -`: one bundle per stdin line, one JSON result line per bundle on stdout, in order. */
@@ -329,18 +415,11 @@ async function checkStream(opts, options, inputLimit) {
   const jobs = opts.jobs ?? availableParallelism();
   let worst = 0;
   let bundles = 0;
-  async function* tasks() {
-    let line = 0;
-    for await (const text of streamLines(process.stdin, inputLimit)) {
-      line++;
-      if (typeof text === "string" && text.trim() === "") continue;
-      bundles++;
-      yield text instanceof Error ? { result: { line, error: errorData(text) } } : { text, tag: { line }, options };
-    }
-  }
-  await runOrdered(tasks(), jobs, (r) => {
-    worst = Math.max(worst, exitOf(r));
-    return write(jsonOut(r, 0));
+  const shared = { options, inputLimit, json: true, artifacts: false };
+  await runOrdered(lineChunks(process.stdin, inputLimit, jobs), jobs, shared, (chunk) => {
+    for (const b of chunk.bundles) worst = Math.max(worst, b.exit);
+    bundles += chunk.bundles.length;
+    return write(chunk.json);
   });
   if (bundles === 0) throw refusal("no_bundles", "stdin held no bundle (one JSON bundle per line); nothing was checked");
   return worst;

@@ -382,8 +382,9 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
     // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
     // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
+    // Text of as many bytes as UTF-16 units is all ASCII: it holds no U+FFFD.
     let text = js_string(s);
-    let replaced = memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
+    let replaced = text.len() != s.length() as usize && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !s.is_valid_utf16() {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }

@@ -125,3 +125,18 @@ test("a long text is read whole: ASCII, non-ASCII and astral, at the lengths aro
     }
   }
 });
+
+test("the web build reads long text and bytes as the Node build does", async () => {
+  const { readFileSync } = await import("node:fs");
+  const web = await import(join(PKG, "web", "index.js"));
+  web.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+  for (const [name, bundle] of bundles.slice(0, 12).concat(bundles.slice(-1))) {
+    const text = JSON.stringify(bundle, null, 2) + PAD;
+    const expected = outcome(() => ec.checkBundle(text, { now: NOW, hostHashing: false }));
+    for (const input of [text, Buffer.from(text), Buffer.concat([BOM, Buffer.from(text)])]) {
+      assert.deepEqual(outcome(() => web.checkBundle(input, { now: NOW })), expected, name);
+    }
+  }
+  const lone = JSON.stringify(readJson("examples", "demo.bundle.json")).replace("方案", "\ud800") + PAD;
+  assert.equal(outcome(() => web.checkBundle(lone, { now: NOW })).error?.code, "invalid_unicode");
+});

@@ -12,9 +12,37 @@ for (const c of [EvidenceCheckError, ContractError, EvidenceError]) {
   Object.defineProperty(c.prototype, "name", { value: c.name, writable: true, configurable: true });
 }
 
+// A thrown error is made here, not inside the wasm module: an Error made while the
+// module's frames are on the stack costs V8 15–30 µs to capture them. The entries register
+// `errorData`; the module then throws its error's data (`[message, code, [[property,
+// value], …]]`, see `thrown_json` in src/error.rs), and the glue, patched at assembly
+// (js/entry-hook.mjs), passes every thrown value through `finishError` once the module
+// has returned: the same class, code, message and properties, in the same order, with
+// the caller's frames in `stack`.
+class ErrorData {
+  constructor(contract, json) {
+    this.contract = contract;
+    this.json = json;
+  }
+}
+
+/** What the module throws when the entry registered it: an error's data (internal). */
+export function errorData(contract, json) {
+  return new ErrorData(contract, json);
+}
+
+/** The error a thrown value stands for: made from the module's data, else the value itself (internal). */
+export function finishError(thrown) {
+  if (!(thrown instanceof ErrorData)) return thrown;
+  const [message, code, props] = JSON.parse(thrown.json);
+  const error = new (thrown.contract ? ContractError : EvidenceError)(message, code);
+  for (const [key, value] of props) error[key] = value;
+  return error;
+}
+
 /** `init` and `initSync` of a wasm-bindgen web module (`raw`): each initialises it, then registers these classes with it. */
 export function initializers(raw) {
-  const register = () => raw.__registerErrorClasses(EvidenceCheckError, ContractError, EvidenceError);
+  const register = () => raw.__registerErrorClasses(EvidenceCheckError, ContractError, EvidenceError, errorData);
   return {
     init: async (...args) => {
       const out = await raw.default(...args);

@@ -5,6 +5,7 @@
 // build), and adds the "./extras" export.
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { patchGlue } from "./entry-hook.mjs";
 
 const BUILD = ["evidence_check_extras.js", "evidence_check_extras_bg.wasm", "evidence_check_extras.d.ts", "evidence_check_extras_bg.wasm.d.ts"];
 
@@ -26,6 +27,7 @@ export default function extras(root, pkg, manifest) {
     const built = join(pkg, "extras", target);
     if (!existsSync(join(built, BUILD[0]))) throw new Error(`assemble: pkg/extras/${target} is missing; build it with \`make wasm\``);
     for (const f of BUILD) copyFileSync(join(built, f), join(pkg, target, f));
+    patchGlue(join(pkg, target, BUILD[0]), target === "web");
     const dir = join(pkg, target);
     const main = readFileSync(join(dir, "evidence_check.d.ts"), "utf8");
     const more = readFileSync(join(dir, "evidence_check_extras.d.ts"), "utf8");

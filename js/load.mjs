@@ -102,6 +102,17 @@ function kindOf(st) {
   return "not a regular file";
 }
 
+const utf8Fatal = new TextDecoder("utf-8", { fatal: true });
+/** Files up to this size are read into a buffer kept for the next read. */
+const REUSED_MAX = 1 << 20;
+const buffers = {};
+
+/** The buffer kept as `name`, at least `size` bytes (grown as needed), as a view of exactly `size` bytes. */
+function reused(name, size) {
+  if (!(buffers[name]?.length >= size)) buffers[name] = Buffer.allocUnsafeSlow(Math.max(size, 16384));
+  return buffers[name].subarray(0, size);
+}
+
 /**
  * Reads an input file as UTF-8, refusing invalid bytes rather than replacing them. It
  * opens without blocking and stats the open file first: anything but a regular file
@@ -121,19 +132,24 @@ export function readInputFile(path, limit = MAX_INPUT_BYTES) {
     if (!st.isFile()) throw inputError("not_a_file", `${path} is ${kindOf(st)}, not a regular file; it was not read`);
     const tooLarge = (what) => inputError("input_too_large", `${path} is ${what} bytes, over the limit of ${limit} bytes; it was not read`);
     if (st.size > limit) throw tooLarge(st.size);
-    // The stat'ed size plus one in the first read; a file that grows meanwhile is read on, to the limit.
-    const chunks = [];
-    let n = 0;
-    while (n <= limit) {
-      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size + 1 - n, 65536), limit + 1 - n));
-      const got = readSync(fd, buf, 0, buf.length, null);
-      if (got === 0) break;
-      chunks.push(buf.subarray(0, got));
+    // The stat'ed size plus one in the first read; a file that grows meanwhile is read on, to
+    // the limit. The reads go into buffers kept for the next call (a directory's thousands
+    // of small files made a new 64 KiB buffer or two each, and a garbage collection for
+    // "external memory pressure" every 150 files); what a later read gets is copied out.
+    const first = Math.min(st.size + 1, limit + 1);
+    const head = first <= REUSED_MAX ? reused("head", first) : Buffer.allocUnsafe(first);
+    let got = readSync(fd, head, 0, first, null);
+    const chunks = [head.subarray(0, got)];
+    let n = got;
+    while (got > 0 && n <= limit) {
+      const tail = reused("tail", 65536);
+      got = readSync(fd, tail, 0, Math.min(tail.length, limit + 1 - n), null);
+      if (got > 0) chunks.push(Buffer.from(tail.subarray(0, got)));
       n += got;
     }
     if (n > limit) throw tooLarge(`more than ${limit}`);
     try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks, n));
+      return utf8Fatal.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n));
     } catch {
       throw inputError("invalid_utf8", `${path} is not valid UTF-8`);
     }

@@ -1,14 +1,14 @@
 // One worker of `evidence-check check DIR` and `check -`: its own wasm instance, checking
 // a chunk of bundles (files' paths or lines' texts) per task. It returns the chunk's JSON
-// lines already serialised, as UTF-8 bytes, and a small summary per bundle: the main
+// lines already serialised, as one string, and a small summary per bundle: the main
 // thread only writes, counts and orders (a result cloned back per bundle cost as much as
-// the check).
+// the check). A string, not UTF-8 bytes: the bytes' buffers, outside the heap, piled up
+// between collections (check -'s peak memory grew by 23 MiB from 1,000 to 10,000 lines).
 import { workerData } from "node:worker_threads";
 import { errorData, jsonOut, loadPackage, readInputFile, STATUS_EXIT } from "./load.mjs";
 
 let lib;
 const UNUSABLE = 3;
-const utf8 = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** A stream's line: its text (a carriage return before the line feed dropped); an error when it is not UTF-8. */
@@ -38,8 +38,8 @@ function checkOne(item, bytes, options, inputLimit) {
 }
 
 /**
- * A chunk's results as the main thread takes them: `json`, their JSON lines as UTF-8 bytes
- * (with `json` set; else none), and per bundle `{exit, status, error?: {code, message}, artifact?}`
+ * A chunk's results as the main thread takes them: `json`, their JSON lines (with `json`
+ * set; else ""), and per bundle `{exit, status, error?: {code, message}, artifact?}`
  * (`status` "unusable" for an error; the artifact's content only with `artifacts` set).
  */
 export function collect(results, { json, artifacts }) {
@@ -51,7 +51,7 @@ export function collect(results, { json, artifacts }) {
     if (artifacts && r.artifact) b.artifact = r.artifact.content;
     return b;
   });
-  return { json: utf8.encode(lines), bundles };
+  return { json: lines, bundles };
 }
 
 /**

@@ -47,6 +47,25 @@ pub trait Coded {
     }
 }
 
+/// What a thrown error carries, as JSON text: `[message, code, [[property, value], …]]`,
+/// the properties in the order the binding sets them on the error (`issues` and `subject`
+/// for a broken contract, then the error's [`Coded::details`]), and whether it is a broken
+/// contract (thrown as a `ContractError`, else an `EvidenceError`). The package's entries
+/// make the JS error from it after the wasm call has returned (js/entry-errors.mjs,
+/// `finishError`), so that V8 does not capture the module's frames into its stack.
+pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
+    let issues = e.issues(lang);
+    let mut props: Vec<(&str, serde_json::Value)> = Vec::new();
+    if let Some((subject, violations)) = &issues {
+        props.push(("issues", serde_json::to_value(violations).unwrap_or(serde_json::Value::Null)));
+        props.push(("subject", serde_json::Value::from(*subject)));
+    }
+    props.extend(e.details());
+    // Strings, numbers and JSON values only: writing them cannot fail.
+    let text = serde_json::to_string(&(e.message(lang), e.code(), props)).unwrap_or_default();
+    (issues.is_some(), text)
+}
+
 /// An error with the language its message is to be given in: what a call returns to the
 /// binding, which converts it once. `result.in_lang(lang)?` is the whole call site.
 #[derive(Clone, Debug, PartialEq, Eq)]

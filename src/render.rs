@@ -76,7 +76,11 @@ fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, ch
 /// every copy of the text, and `@name` after it would still notify.
 pub fn hardened(text: &str) -> String {
     collapse_and_escape(text, |out, prev, ch| {
-        if ch == '@' {
+        // Letters, digits and CJK ideographs are never shown (the fast path of a text's
+        // most common characters; `is_shown` is false for them).
+        if ch.is_ascii_alphanumeric() || ('\u{4e00}'..='\u{9fff}').contains(&ch) {
+            out.push(ch);
+        } else if ch == '@' {
             crate::visible::push_shown(out, ch);
         } else if ch.is_ascii_punctuation() {
             out.push('\\');

@@ -245,6 +245,10 @@ struct ErrorClasses {
     contract: js_sys::Object,
     evidence: js_sys::Object,
     object: js_sys::Object,
+    /// The entry's `errorData(contract, json)`: when registered, a thrown value is made by
+    /// it from [`crate::error::thrown_json`], and the entry's patched glue makes the error
+    /// once the call has returned (an `Error` made here captures the wasm frames: 15–30 µs).
+    data: Option<js_sys::Function>,
 }
 
 fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) {
@@ -281,17 +285,17 @@ thread_local! {
         let (contract_ctor, contract) = make_class("ContractError", &base);
         let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
         let object = classes_object(&base_ctor, &contract_ctor, &evidence_ctor);
-        ErrorClasses { contract, evidence, object }
+        ErrorClasses { contract, evidence, object, data: None }
     });
 }
 
 /// Registers the package's own error classes (internal: the entries call it once).
 #[wasm_bindgen(js_name = __registerErrorClasses, skip_typescript)]
-pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function) -> Result<(), JsValue> {
+pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, data: Option<js_sys::Function>) -> Result<(), JsValue> {
     let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
         Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
     };
-    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence) };
+    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), data };
     CLASSES.with(|c| *c.borrow_mut() = classes);
     Ok(())
 }
@@ -308,6 +312,12 @@ pub fn error_classes() -> JsErrorClasses {
 /// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
 /// the error's own details as properties.
 fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
+    if let Some(make) = CLASSES.with(|c| c.borrow().data.clone()) {
+        let (contract, json) = crate::error::thrown_json(e, lang);
+        if let Ok(data) = make.call2(&JsValue::UNDEFINED, &JsValue::from_bool(contract), &JsValue::from_str(&json)) {
+            return data;
+        }
+    }
     let issues = e.issues(lang);
     let err = js_sys::Error::new(&e.message(lang));
     CLASSES.with(|c| {
@@ -590,9 +600,25 @@ impl EvidenceStore {
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
         let options = options_arg::<crate::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
-        let v = value_arg(&specs.into(), "specs", lang)?;
-        let policy = options.limits().in_lang(lang)?;
-        let specs = crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
+        let specs: JsValue = specs.into();
+        // Valid specs are read straight from their JSON text; anything else (or an invalid
+        // policy) through the tree, whose errors come in their order.
+        let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
+        let fast = match (&text, options.limits()) {
+            (Some(text), Ok(policy)) => crate::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
+            _ => None,
+        };
+        let (specs, policy) = match fast {
+            Some(read) => read,
+            None => {
+                let v = match &text {
+                    Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?,
+                    None => Value::Null,
+                };
+                let policy = options.limits().in_lang(lang)?;
+                (crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?, policy)
+            }
+        };
         let clock = options.clock(host_clock()).in_lang(lang)?;
         let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         inner.set_host_hasher(host_hasher(options.host_hashing));

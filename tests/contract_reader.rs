@@ -16,7 +16,7 @@ use evidence_check::Report;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use support::{both, both_in, both_reviews, both_without_contents, every_reader};
+use support::{both, both_in, both_reviews, both_specs, both_without_contents, every_reader};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -91,7 +91,7 @@ fn policy(name: &str) -> Limits {
 
 #[test]
 fn every_golden_case_example_and_data_file_reads_the_same_through_both_paths() {
-    let (mut reports, mut bundles) = (0, 0);
+    let (mut reports, mut bundles, mut specs) = (0, 0, 0);
     for file in data_files() {
         let text = std::fs::read_to_string(&file).unwrap();
         every_reader(&text, &Limits::default());
@@ -109,6 +109,7 @@ fn every_golden_case_example_and_data_file_reads_the_same_through_both_paths() {
                 bundles += usize::from(both::<Bundle>(&text, &limits).is_ok());
                 let _ = both_in(&text, Dialect::OpenAiStrict, &limits);
                 let _ = both_without_contents(&text, &limits);
+                specs += usize::from(both_specs(&text, &limits).is_ok());
             }
             let _ = both_reviews(&text);
         }
@@ -116,6 +117,7 @@ fn every_golden_case_example_and_data_file_reads_the_same_through_both_paths() {
     // The fast path was taken, not only the fallback.
     assert!(reports > 100, "{reports} reports read");
     assert!(bundles >= 30, "{bundles} bundles read");
+    assert!(specs >= 30, "{specs} spec lists read");
 }
 
 fn demo() -> Value {
@@ -380,14 +382,15 @@ proptest! {
         muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..4),
         text_op in any::<u8>(),
         text_at in any::<usize>(),
-        which in 0u8..3,
+        which in 0u8..4,
         name in 0usize..3,
     ) {
         let base = demo_bundle_with_gaps();
         let mut v = match which {
             0 => base["report"].clone(),
             1 => base,
-            _ => base["reviews"].clone(),
+            2 => base["reviews"].clone(),
+            _ => Value::Array(base["sources"].as_array().unwrap().iter().map(|s| s["spec"].clone()).collect()),
         };
         for (at, op) in muts {
             mutate(&mut v, at, op);
@@ -403,8 +406,11 @@ proptest! {
                 let _ = both::<Bundle>(&text, &limits);
                 let _ = both_without_contents(&text, &limits);
             }
-            _ => {
+            2 => {
                 let _ = both_reviews(&text);
+            }
+            _ => {
+                let _ = both_specs(&text, &limits);
             }
         }
     }
@@ -417,6 +423,8 @@ fn the_unmutated_bases_take_the_fast_path() {
         assert!(both::<Bundle>(&b.to_string(), &policy(name)).is_ok());
         assert!(both::<Report>(&b["report"].to_string(), &policy(name)).is_ok());
         assert!(both_in(&b["report"].to_string(), Dialect::OpenAiStrict, &policy(name)).is_ok());
+        let specs: Vec<Value> = b["sources"].as_array().unwrap().iter().map(|s| s["spec"].clone()).collect();
+        assert!(both_specs(&Value::Array(specs).to_string(), &policy(name)).is_ok());
     }
     assert!(both_reviews(&b["reviews"].to_string()).is_ok());
 }

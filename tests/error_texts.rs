@@ -24,3 +24,27 @@ fn every_code_has_a_chinese_and_an_english_text() {
         assert!(en.is_ascii() && en.ends_with('.'), "{code}: not an English sentence: {en}");
     }
 }
+
+#[test]
+fn a_thrown_error_is_its_message_code_and_properties_as_json_in_the_order_they_are_set() {
+    use evidence_check::contract::{Contract, Report};
+    use evidence_check::error::{thrown_json, Coded, Detail, Lang, StoreErrorKind};
+    // A broken contract: a ContractError, `issues` then `subject`, localised like its message.
+    let broken = Report::from_json(r#"{"title": 1, "claims": []}"#).unwrap_err();
+    for lang in [Lang::Zh, Lang::En] {
+        let (contract, json) = thrown_json(&broken, lang);
+        assert!(contract);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let (subject, issues) = broken.issues(lang).unwrap();
+        let expected = serde_json::json!([Coded::message(&broken, lang), "contract", [["issues", issues], ["subject", subject]]]);
+        assert_eq!(v, expected, "{json}");
+    }
+    // A refusal with a detail: an EvidenceError whose one property is `detail`.
+    let refused = StoreErrorKind::SourceTooLarge.with(Detail::limit(9, 4, "bytes", "max_source_bytes").source("s"));
+    let (contract, json) = thrown_json(&refused, Lang::En);
+    assert!(!contract);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0], serde_json::Value::from(Coded::message(&refused, Lang::En)));
+    assert_eq!(v[1], "source_too_large");
+    assert_eq!(v[2], serde_json::json!([["detail", {"source_id": "s", "size": 9, "limit": 4, "unit": "bytes", "policy_field": "max_source_bytes"}]]));
+}

@@ -51,3 +51,23 @@ fn an_at_sign_is_shown_in_hardened_text_only() {
     assert!(!hardened("a\u{2060}@b").contains('\u{2060}'), "no invisible character is carried");
     assert_eq!(Escaping::Reference.text("a@b.c"), "a@b\\.c");
 }
+
+#[test]
+fn hardened_text_writes_every_character_by_its_rule() {
+    // Every character after a letter, an emoji and an ideograph: `@` shown, ASCII
+    // punctuation escaped, a shown character as ⟦U+XXXX⟧, anything else as it is (the
+    // renderer's fast path for letters, digits and ideographs must agree with the rule).
+    use evidence_check::visible::is_shown;
+    for prev in ['a', '\u{2764}', '\u{4e00}'] {
+        for c in (0..=0x10ffff).filter_map(char::from_u32).filter(|c| !c.is_whitespace() && !matches!(c, '\u{1c}'..='\u{1f}' | '\u{85}')) {
+            let expected = if c == '@' || is_shown(Some(prev), c) {
+                format!("{prev}⟦U+{:04X}⟧", u32::from(c))
+            } else if c.is_ascii_punctuation() {
+                format!("{prev}\\{c}")
+            } else {
+                format!("{prev}{c}")
+            };
+            assert_eq!(hardened(&format!("{prev}{c}")), expected, "U+{:04X} after U+{:04X}", u32::from(c), u32::from(prev));
+        }
+    }
+}

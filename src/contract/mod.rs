@@ -655,6 +655,14 @@ pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpe
     list_from_value_in(Checker::new(policy.clone(), HashMap::new()), v, "specs", SourceSpec::check, |_, _| {})
 }
 
+/// The specs of JSON text, as [`specs_from_value_with`] checks the tree that
+/// [`json::parse_strict`] reads from it with `max_bytes`, when that gives specs: valid text
+/// straight into the specs (the typed reader, [`typed::read_list`]); `None` for any other
+/// text, whose error the tree gives.
+pub fn specs_from_json_typed(text: &str, policy: &Limits, max_bytes: usize) -> Option<Vec<SourceSpec>> {
+    typed::read_list(text, policy, typed::How::plain(max_bytes), false)
+}
+
 impl Report {
     /// Parses and checks a report from JSON text in a dialect: with
     /// [`crate::schema::Dialect::OpenAiStrict`] a `null` in an optional field means

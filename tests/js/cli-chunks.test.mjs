@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
@@ -126,4 +126,19 @@ test("check -: every line byte for byte, in order; blank, CRLF, non-UTF-8 and ov
     assert.equal(out.split("\n").length - 1, want.length);
     assert.ok(out === want.join(""), `--jobs ${jobs}: the output differs from checking each line alone`);
   }
+});
+
+test("readInputFile: files of every size in turn, each exactly (read buffers are kept across calls), and files stat'ed as empty", () => {
+  const dir = tmp("read");
+  const sizes = [5000, 3, 2 * 1024 * 1024 + 7, 10, 100000, 0, 70000, 1];
+  sizes.forEach((size, k) => writeFileSync(join(dir, `f${k}`), "é".repeat(size >> 1) + "x".repeat(size & 1)));
+  for (let round = 0; round < 2; round++) {
+    sizes.forEach((_, k) => assert.ok(readInputFile(join(dir, `f${k}`)) === readFileSync(join(dir, `f${k}`), "utf8"), `f${k}`));
+  }
+  // procfs files are regular files of size 0 with content: read on to their end.
+  assert.equal(readInputFile("/proc/self/mountinfo"), readFileSync("/proc/self/mountinfo", "utf8"));
+  // One of megabytes, so read in many reads after the first.
+  if (existsSync("/proc/kallsyms")) assert.ok(readInputFile("/proc/kallsyms") === readFileSync("/proc/kallsyms", "utf8"), "/proc/kallsyms");
+  assert.throws(() => readInputFile("/proc/self/mountinfo", 10), { code: "input_too_large", message: /is more than 10 bytes/ });
+  assert.throws(() => readInputFile(join(dir, "f0"), 4999), { code: "input_too_large", message: /is 5000 bytes/ });
 });

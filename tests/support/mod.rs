@@ -97,6 +97,17 @@ pub fn both_reviews(text: &str) -> Result<Vec<evidence_check::Review>, ContractE
     agree(text, typed::read_list(text, &Limits::default(), How::plain(max), true), reviews_from_json_tree(text, max), reviews_from_json(text, max))
 }
 
+/// A store's specs (`new EvidenceStore`) through both readers: the typed read of their JSON
+/// text, and `specs_from_value_with` of the tree that `parse_strict` reads.
+pub fn both_specs(text: &str, limits: &Limits) -> Result<Vec<evidence_check::contract::SourceSpec>, ContractError> {
+    use evidence_check::contract::{json::parse_strict, specs_from_json_typed, specs_from_value_with};
+    let max = evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
+    let tree = || parse_strict(text, max, "argument").and_then(|v| specs_from_value_with(&v, limits));
+    let fast = specs_from_json_typed(text, limits, max);
+    let used = fast.clone().map_or_else(tree, Ok);
+    agree(text, fast, tree(), used)
+}
+
 /// Every reader of the contract on `text` under `limits`, each through both paths.
 pub fn every_reader(text: &str, limits: &Limits) {
     use evidence_check::schema::Dialect;
@@ -105,4 +116,5 @@ pub fn every_reader(text: &str, limits: &Limits) {
     let _ = both_in(text, Dialect::OpenAiStrict, limits);
     let _ = both_without_contents(text, limits);
     let _ = both_reviews(text);
+    let _ = both_specs(text, limits);
 }

@@ -1,0 +1,237 @@
+// The wasm-bindgen glue as js/entry-hook.mjs patches it (issue 15, the step-by-step
+// replay): strings passed in are encoded natively, and thrown errors are made in JS.
+//
+// Thrown errors made in JS: the entries register
+// `errorData`, the module throws an error's data, and the glue (patched at assembly by
+// js/entry-hook.mjs) makes the error through errors.js's `finishError` once the module has
+// returned, so V8 does not capture the wasm frames. Every error is the one the module
+// made itself before: the same class, message, code and properties in the same order;
+// and the caller's frame is in `stack`, no wasm frame.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NOW, PKG, ROOT, readJson } from "./helpers.mjs";
+import { ASCII_LOOP, patchGlue } from "../../js/entry-hook.mjs";
+import crypto from "node:crypto";
+
+const require = createRequire(import.meta.url);
+const NODE = join(PKG, "node");
+const FILES = ["index.js", "extras.js", "evidence_check.js", "evidence_check_extras.js", "errors.js", "guard.js"];
+
+/** A fresh instance of a Node entry (its own wasm instance and registrations). */
+function fresh(entry) {
+  for (const f of FILES) delete require.cache[require.resolve(join(NODE, f))];
+  return require(join(NODE, entry));
+}
+
+/** The raw modules with the error classes registered as before: errors made inside wasm. */
+function inWasm() {
+  const main = fresh("evidence_check.js");
+  const extras = require(join(NODE, "evidence_check_extras.js"));
+  const classes = require(join(NODE, "errors.js"));
+  for (const m of [main, extras]) m.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
+  return { main, extras, classes };
+}
+
+/** The package's entries, as a user loads them. */
+function entries() {
+  const main = fresh("index.js");
+  return { main, extras: require(join(NODE, "extras.js")), classes: main };
+}
+
+/** Everything a caller can see of a thrown value but its stack. */
+function shape(e, classes) {
+  if (!(e instanceof Error)) return { notAnError: String(e) };
+  return {
+    name: e.name,
+    constructor: e.constructor?.name,
+    message: e.message,
+    ownKeys: Reflect.ownKeys(e).filter((k) => k !== "stack"),
+    props: JSON.parse(JSON.stringify(e)),
+    base: e instanceof classes.EvidenceCheckError,
+    contract: e instanceof classes.ContractError,
+    evidence: e instanceof classes.EvidenceError,
+    causeless: !("cause" in e),
+  };
+}
+
+/** Every output of a golden case step by step (handles and plain objects), errors as their shapes. */
+function replay({ main: ec, classes }, c) {
+  const out = [];
+  const rec = (f) => {
+    try {
+      const v = f();
+      out.push(v instanceof ec.ReportHandle || v instanceof ec.Reviews || v instanceof ec.EvidenceStore ? "handle" : v ?? null);
+      return v;
+    } catch (e) {
+      out.push({ thrown: shape(e, classes) });
+      return undefined;
+    }
+  };
+  const store = rec(() => new ec.EvidenceStore(c.specs ?? [], { now: NOW }));
+  if (!store) return out;
+  for (const step of c.ingest ?? []) rec(() => (step.remove ? store.remove(c.scope, step.remove) : step.read_result ? store.ingestReadResult(c.scope, step.source_id, step.read_result) : store.ingest(c.scope, step.source_id, step.content)));
+  for (const id of c.remove ?? []) rec(() => store.remove(c.scope, id));
+  if (c.report !== undefined) {
+    const scope = c.report_scope ?? c.scope;
+    const handle = rec(() => ec.parseReport(JSON.stringify(c.report)));
+    const list = rec(() => new ec.Reviews());
+    const plain = [];
+    for (const r of c.reviews ?? []) {
+      const review = rec(() => ec.recordReview(r.scope ?? scope, r.report ?? handle ?? c.report, r.claim_id, r.verdict, r.note, { now: NOW }));
+      if (review) {
+        plain.push(review);
+        rec(() => list.add(review));
+      }
+      rec(() => list.add({ ...r, verdict: 7 }));
+    }
+    for (const [report, reviews] of [[handle ?? c.report, list], [c.report, plain]]) {
+      rec(() => ec.assess(scope, report, store, reviews));
+      if (c.render) rec(() => ec.render(scope, report, store, reviews, { now: NOW }));
+    }
+    handle?.free();
+    rec(() => handle?.digest);
+    rec(() => ec.assess(scope, handle ?? c.report, store, list));
+  }
+  store.free();
+  rec(() => store.ingest(c.scope, "x", "y"));
+  return out;
+}
+
+const golden = readJson("tests", "data", "golden-all.json");
+const cases = Object.values(golden).flatMap((set) => Object.entries(set));
+
+test("every golden case step by step throws the same errors as errors made inside wasm", () => {
+  const entry = entries();
+  const wasm = inWasm();
+  assert.ok(cases.length >= 52, `${cases.length} golden cases`);
+  let thrown = 0;
+  for (const [name, { case: c }] of cases) {
+    const fast = replay(entry, c);
+    assert.deepEqual(fast, replay(wasm, c), name);
+    thrown += fast.filter((x) => x?.thrown).length;
+  }
+  assert.ok(thrown >= 200, `only ${thrown} errors thrown over every case`);
+});
+
+/** Calls of every kind that throw: functions, methods, constructors, getters, both entries. */
+const throwers = {
+  "parseReport (contract)": ({ main }) => main.parseReport('{"title": 1, "claims": []}'),
+  "parseReport (JSON)": ({ main }) => main.parseReport("{"),
+  "an option": ({ main }) => main.parseReport("{}", { lang: "fr" }),
+  "a constructor": ({ main }) => new main.EvidenceStore(Array.from({ length: 17 }, (_, i) => ({ source_id: `s${i}`, title: "T", locator: "x:y", filename: "a.md", kind: "public" }))),
+  "a method (detail)": ({ main }) => new main.EvidenceStore([{ source_id: "s", title: "T", locator: "x:y", filename: "a.md", kind: "public" }], { maxSourceBytes: 4 }).ingest({ tenant_id: "t", user_id: "u" }, "s", "too long"),
+  "a getter": ({ main }) => {
+    const h = main.parseReport(JSON.stringify(readJson("tests", "data", "reference", "cases", "02_demo_reviewed_render.json").report));
+    h.free();
+    return h.digest;
+  },
+  "Reviews.add": ({ main }) => new main.Reviews().add({ claim_id: "c" }),
+  "extras: a function": ({ extras }) => extras.reportJsonSchema({ dialect: "nope" }),
+  "extras: a constructor": ({ extras }) => new extras.DocumentCatalog(5),
+};
+
+test("an error made in JS has its class, code, message, properties and the caller's frame in its stack, no wasm frame", () => {
+  const entry = entries();
+  const wasm = inWasm();
+  for (const [name, call] of Object.entries(throwers)) {
+    let caught;
+    // A named caller whose frame the stack must show.
+    const theCallersOwnFrame = () => call(entry);
+    try {
+      theCallersOwnFrame();
+    } catch (e) {
+      caught = e;
+    }
+    assert.ok(caught instanceof entry.main.EvidenceCheckError, `${name}: ${caught}`);
+    assert.match(caught.code, /^[a-z_]+$/, name);
+    assert.match(caught.stack, new RegExp(`^${caught.name}: `), name);
+    assert.match(caught.stack, /theCallersOwnFrame/, `${name}: the caller's frame is not in the stack`);
+    assert.doesNotMatch(caught.stack, /wasm/, `${name}: the stack has wasm frames: the error was made inside the module`);
+    let before;
+    try {
+      call(wasm);
+    } catch (e) {
+      before = e;
+    }
+    assert.deepEqual(shape(caught, entry.classes), shape(before, wasm.classes), name);
+    if (caught instanceof entry.main.ContractError) assert.ok(Array.isArray(caught.issues) && typeof caught.subject === "string", name);
+  }
+});
+
+test("the glue patch makes every throw site go through finishError, once, and refuses glue it does not know", () => {
+  for (const f of ["evidence_check.js", "evidence_check_extras.js"]) {
+    for (const target of ["node", "web"]) {
+      const text = readFileSync(join(PKG, target, f), "utf8");
+      assert.equal((text.match(/throw take/g) ?? []).length, 0, `${target}/${f} has an unpatched throw site`);
+      assert.ok(!text.includes(ASCII_LOOP) && text.includes("const head = cachedTextEncoder.encodeInto("), `${target}/${f}: passStringToWasm0 is not patched`);
+      assert.ok((text.match(/throw __ecFinishError\(takeFromExternrefTable0\(ret\[\d\]\)\);/g) ?? []).length >= 10, `${target}/${f}`);
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-glue-"));
+  const glue = join(dir, "glue.js");
+  const original = `/* header */\nfunction f() {\n    if (ret[2]) {\n        throw takeFromExternrefTable0(ret[1]);\n    }\n}\nfunction passStringToWasm0() {\n${ASCII_LOOP}\n    }\n}\n`;
+  writeFileSync(glue, original);
+  patchGlue(glue, false);
+  const once = readFileSync(glue, "utf8");
+  assert.match(once, /^\/\* header \*\/\n.*\nconst \{ finishError: __ecFinishError \} = require\("\.\/errors\.js"\);\n/);
+  assert.match(once, /throw __ecFinishError\(takeFromExternrefTable0\(ret\[1\]\)\);/);
+  assert.match(once, /cachedTextEncoder\.encodeInto\(arg, mem\.subarray\(ptr, ptr \+ len\)\)/);
+  patchGlue(glue, false);
+  assert.equal(readFileSync(glue, "utf8"), once, "patching twice changed the glue");
+  writeFileSync(glue, original.replace("takeFromExternrefTable0(ret[1])", "takeObject(ret[1])"));
+  assert.throws(() => patchGlue(glue, true), /no throw site/);
+  writeFileSync(glue, original.replace("if (code > 0x7F) break;", "if (code >= 0x80) break;"));
+  assert.throws(() => patchGlue(glue, true), /no passStringToWasm0/);
+  writeFileSync(glue, once.replace("strings are encoded natively", "an older patch"));
+  assert.throws(() => patchGlue(glue, true), /another version/);
+  assert.ok(ROOT);
+});
+
+test("the web entries (ES modules) make their errors in JS too", async () => {
+  const main = await import(join(PKG, "web", "index.js"));
+  main.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+  const extras = await import(join(PKG, "web", "extras.js"));
+  extras.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_extras_bg.wasm")) });
+  for (const [name, call] of Object.entries(throwers)) {
+    let caught;
+    const theCallersOwnFrame = () => call({ main, extras });
+    try {
+      theCallersOwnFrame();
+    } catch (e) {
+      caught = e;
+    }
+    assert.ok(caught instanceof main.EvidenceCheckError && caught instanceof extras.EvidenceCheckError, `${name}: ${caught}`);
+    assert.match(caught.stack, /theCallersOwnFrame/, name);
+    assert.doesNotMatch(caught.stack, /wasm/, name);
+  }
+});
+
+test("a string passed into the module arrives as its UTF-8 bytes, whatever its characters and where they fall", () => {
+  const { main: ec } = entries();
+  const wasm = inWasm().main;
+  const pieces = ["a", "é", "中", "😀", "\u0000", "\uFFFD", "\u2028"];
+  let n = 0;
+  // A non-ASCII character at every position of texts up to 160 units, so that the native
+  // encoder's first pass stops at every offset of the first allocation (one byte a unit).
+  for (let len = 0; len < 160; len += 3) {
+    for (const piece of pieces) {
+      for (let at = 0; at <= len; at += 5) {
+        const text = "y".repeat(at) + piece + "z".repeat(len - at) + (len % 2 ? "中😀" : "");
+        const digest = ec.digestText(text);
+        assert.equal(digest, crypto.createHash("sha256").update(text, "utf8").digest("hex"), JSON.stringify(text));
+        n++;
+      }
+    }
+    const title = "标题 ".repeat(len % 40) + "😀";
+    assert.equal(ec.parseReport(JSON.stringify({ title, claims: [{ claim_id: "c", text: "t", kind: "fact", citations: [] }] })).title, title);
+  }
+  assert.ok(n > 1000);
+  // A lone surrogate is still refused, as without the patch.
+  for (const text of ["a\uD800b", "中\uDC00", "\uD83D"]) {
+    for (const m of [ec, wasm]) assert.throws(() => m.digestText(text), (e) => e.code === "invalid_unicode", JSON.stringify(text));
+  }
+});

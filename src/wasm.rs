@@ -393,7 +393,7 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
     // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
     // Text of as many bytes as UTF-16 units is all ASCII: it holds no U+FFFD.
-    let text = js_string(s);
+    let text = String::from(s);
     let replaced = text.len() != s.length() as usize && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !s.is_valid_utf16() {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
@@ -445,7 +445,7 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang:
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
     check_size(s, name, max_bytes, lang)?;
-    let text = js_string(s);
+    let text = String::from(s);
     crate::options::check_stringified(&text, name).in_lang(lang)?;
     Ok(text)
 }
@@ -1706,68 +1706,9 @@ impl Reviews {
     }
 }
 
-// ==== issue 15 (r5-scale): the copy into wasm memory =====================================
-// A long string is encoded by the host's `TextEncoder.encodeInto` straight into a buffer
-// of wasm memory sized for the worst case (3 bytes per UTF-16 unit), then shrunk in place:
-// one native pass. (wasm-bindgen's own conversion first copies leading ASCII in a JS loop,
-// ~10x slower than the native encoder on ASCII text, then reallocates.) A bundle may also
-// be given as UTF-8 bytes: copied once, checked, never decoded to a JS string.
-
-#[wasm_bindgen]
-extern "C" {
-    /// The host's `TextEncoder`.
-    #[wasm_bindgen(js_name = TextEncoder)]
-    type Utf8Encoder;
-    #[wasm_bindgen(constructor, js_class = "TextEncoder")]
-    fn new() -> Utf8Encoder;
-    /// `encodeInto(text, view)`: `{ read, written }`.
-    #[wasm_bindgen(method, js_class = "TextEncoder", js_name = encodeInto)]
-    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &js_sys::Uint8Array) -> EncodeResult;
-    type EncodeResult;
-    #[wasm_bindgen(method, getter)]
-    fn read(this: &EncodeResult) -> f64;
-    #[wasm_bindgen(method, getter)]
-    fn written(this: &EncodeResult) -> f64;
-}
-
-thread_local! {
-    static UTF8_ENCODER: Utf8Encoder = Utf8Encoder::new();
-}
-
-/// Strings shorter than this many UTF-16 units go through wasm-bindgen's conversion:
-/// below it the view and the two calls cost more than its JS loop.
-const ENCODE_INTO_MIN_UNITS: usize = 4096;
-
-/// A JS string as UTF-8 in wasm memory, a lone surrogate replaced by U+FFFD (as
-/// wasm-bindgen's conversion does: [`text_arg`] refuses it after).
-fn js_string(s: &JsString) -> String {
-    let units = s.length() as usize;
-    if units < ENCODE_INTO_MIN_UNITS {
-        return String::from(s);
-    }
-    encode_into(s, units).unwrap_or_else(|| String::from(s))
-}
-
-/// [`js_string`] by one `encodeInto`; `None` when the buffer cannot be had or the host's
-/// answer is not a whole encoding that fits it.
-fn encode_into(s: &JsString, units: usize) -> Option<String> {
-    let cap = units.checked_mul(3)?;
-    let mut bytes: Vec<u8> = Vec::new();
-    bytes.try_reserve_exact(cap).ok()?;
-    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
-    let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), bytes.as_mut_ptr() as u32, u32::try_from(cap).ok()?);
-    let done = UTF8_ENCODER.with(|e| e.encode_into(s, &view));
-    let (read, written) = (done.read(), done.written());
-    if read != units as f64 || !(0.0..=cap as f64).contains(&written) {
-        return None;
-    }
-    // SAFETY: the encoder wrote `written` bytes (checked to fit the capacity) at the
-    // start of the buffer; `TextEncoder` writes only UTF-8 (a lone surrogate as U+FFFD),
-    // the same bytes wasm-bindgen's own conversion trusts.
-    unsafe { bytes.set_len(written as usize) };
-    bytes.shrink_to_fit();
-    Some(unsafe { String::from_utf8_unchecked(bytes) })
-}
+// ==== issue 15 (r5-scale): a bundle as UTF-8 bytes ======================================
+// A bundle may be given as UTF-8 bytes (a file read without an encoding): copied once into
+// wasm memory, checked, never decoded into a JS string and encoded back.
 
 /// The JSON text of a bundle argument: UTF-8 bytes (a `Uint8Array` or `Buffer`), read as
 /// `TextDecoder("utf-8", { fatal: true })` reads them (a leading BOM dropped, invalid

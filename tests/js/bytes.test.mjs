@@ -1,9 +1,9 @@
 // The copy into wasm memory (issue 15, scale): `checkBundle` and `parseBundle` take a
 // bundle as UTF-8 bytes (a Uint8Array or Buffer) as well as JSON text or an object, with
-// the same result; a long string is encoded by one `TextEncoder.encodeInto` instead of
-// wasm-bindgen's loop. Invalid UTF-8 is refused with `invalid_unicode` and its byte
-// offset; a leading BOM is dropped (as TextDecoder drops it); a lone surrogate in a
-// string is still refused, on the short and the long path.
+// the same result. Invalid UTF-8 is refused with `invalid_unicode` and its byte offset; a
+// leading BOM is dropped (as TextDecoder drops it); a lone surrogate in a string is still
+// refused, in short and long strings, ASCII or not (an all-ASCII string skips the U+FFFD
+// search).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -33,7 +33,7 @@ function bundleOf(c) {
 const golden = readJson("tests", "data", "golden-all.json");
 const bundles = Object.entries(golden).flatMap(([set, cases]) => Object.entries(cases).map(([name, e]) => [`${set}/${name}`, bundleOf(e.case)]));
 bundles.push(["examples/demo.bundle.json", readJson("examples", "demo.bundle.json")]);
-// Long enough (JSON whitespace after the value) for the encodeInto path of a string.
+// Long texts (JSON whitespace after the value): thousands of UTF-16 units.
 const PAD = " ".repeat(5000);
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -94,7 +94,7 @@ test("bytes over the input limit are refused before they are read, counted witho
   assert.ok(outcome(() => ec.checkBundle(Buffer.concat([BOM, text]), { now: NOW, maxInputBytes: text.length })).ok);
 });
 
-test("a lone surrogate in a string is refused on the short and the long path; a real U+FFFD is text", () => {
+test("a lone surrogate in a string is refused, short or long; a real U+FFFD is text", () => {
   const bundle = readJson("examples", "demo.bundle.json");
   for (const pad of ["", PAD]) {
     for (const bad of ["\ud800", "\udc00x", "a\ud83d"]) {
@@ -108,6 +108,11 @@ test("a lone surrogate in a string is refused on the short and the long path; a 
         assert.equal(error?.code, "invalid_unicode", `${JSON.stringify(bad)}, ${pad.length} padding, ${call.name}`);
       }
     }
+    // An otherwise all-ASCII string with a lone surrogate, or a real U+FFFD.
+    for (const bad of ["\ud800", "x\udfff", "\ud83d"]) {
+      assert.equal(outcome(() => ec.digestText("a".repeat(pad.length) + bad)).error?.code, "invalid_unicode", `${JSON.stringify(bad)} after ASCII`);
+    }
+    assert.equal(ec.digestText("a".repeat(pad.length) + "\ufffd"), ec.digestText(Buffer.from("a".repeat(pad.length) + "\ufffd").toString()));
     const b = structuredClone(bundle);
     b.sources[0].content += "\ufffd";
     assert.ok(outcome(() => ec.checkBundle(JSON.stringify(b) + pad, { now: NOW })).ok);
@@ -115,7 +120,7 @@ test("a lone surrogate in a string is refused on the short and the long path; a 
   }
 });
 
-test("a long text is read whole: ASCII, non-ASCII and astral, at the lengths around the encodeInto threshold", () => {
+test("a long text is read whole: ASCII, non-ASCII and astral, at lengths around 4096 units", () => {
   const crypto = require("node:crypto");
   for (const unit of ["a", "é", "中", "😀", "a\r\n"]) {
     for (const n of [4095, 4096, 4097, 50000]) {

@@ -6,9 +6,7 @@
 //! Everything here is reached by native tests; the binding only hands over the JSON
 //! text of the options object.
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 
 use crate::bundle::BundleOptions;
@@ -22,26 +20,26 @@ use crate::schema::Dialect;
 use crate::policy::{Policy, PolicyError};
 
 /// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Compat {
     Reference,
 }
 
 /// `dialect`: the schema flavour, or how `null` in optional fields is read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS, serde::Deserialize))]
 pub enum DialectName {
-    #[serde(rename = "standard")]
+    #[cfg_attr(test, serde(rename = "standard"))]
     Standard,
-    #[serde(rename = "openai-strict")]
+    #[cfg_attr(test, serde(rename = "openai-strict"))]
     OpenAiStrict,
 }
 
 /// `whitespace`: exact matching (the default) or loose matching of whitespace runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum WhitespaceName {
     Exact,
@@ -49,8 +47,8 @@ pub enum WhitespaceName {
 }
 
 /// How a host counts offsets: `code_point`, `utf16` or `utf8`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "snake_case"))]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum OffsetUnit {
     CodePoint,
@@ -70,25 +68,38 @@ impl From<OffsetUnit> for Unit {
 
 /// An option that is present must have a value of its type: `null` is refused (a JS
 /// `undefined` never reaches JSON, so it reads as absent).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+#[cfg(test)]
+fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
 macro_rules! call_options {
     ($($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident: $ty:ty,)* })*) => {$(
-        #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+        #[cfg_attr(test, derive(ts_rs::TS, serde::Deserialize), ts(optional_fields), serde(rename_all = "camelCase", deny_unknown_fields))]
         $(#[$m])*
-        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name {
-            $( $(#[$fm])* #[serde(default, deserialize_with = "present")] pub $field: Option<$ty>, )*
+            $( $(#[$fm])* #[cfg_attr(test, serde(default, deserialize_with = "present"))] pub $field: Option<$ty>, )*
         }
         impl From<$name> for CallOptions {
             fn from(o: $name) -> CallOptions {
                 CallOptions { $($field: o.$field,)* ..CallOptions::default() }
             }
         }
+        impl Options for $name {
+            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+            fn from_call(c: CallOptions) -> Self {
+                Self { $($field: c.$field,)* }
+            }
+        }
     )*};
+}
+
+/// The options of one call: the names it takes (the core's `snake_case` names, in the
+/// order the messages list them) and how it is taken out of [`CallOptions`].
+pub trait Options: Sized {
+    const FIELDS: &'static [&'static str];
+    fn from_call(c: CallOptions) -> Self;
 }
 
 /// Every option any call takes; each call's own struct converts into it.
@@ -125,8 +136,8 @@ pub struct CallOptions {
 }
 
 /// `reviews`: what a stale, foreign or second review does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ReviewsName {
     Throw,
@@ -279,7 +290,7 @@ impl std::error::Error for OptionError {}
 
 /// Reads the options of one call from the JSON text of the options object (`name` is
 /// what the messages call it). Absent text (`None`: no options given) is every default.
-pub fn read<T: DeserializeOwned + Default>(json: Option<&str>, name: &str) -> Result<T, BindingError> {
+pub fn read<T: Options + Default>(json: Option<&str>, name: &str) -> Result<T, BindingError> {
     let Some(json) = json else { return Ok(T::default()) };
     let value: Value = serde_json::from_str(json).map_err(|e| BindingError::argument(format!("{name} is not JSON: {e}")))?;
     from_value(value, name)
@@ -287,15 +298,185 @@ pub fn read<T: DeserializeOwned + Default>(json: Option<&str>, name: &str) -> Re
 
 /// Reads the options of one call from a JSON object. An unknown name is refused with
 /// the list of the allowed ones, a wrong value with the option's name and what it must be.
-pub fn from_value<T: DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {
-    if !value.is_object() {
+/// The messages are the ones serde's derive gives (`unknown field …, expected one of …`,
+/// `invalid type: …, expected …`), at the option's JSON path (`options.sourceIds[1]`);
+/// read by hand, the module carries no generic deserializer for the options.
+pub fn from_value<T: Options>(value: Value, name: &str) -> Result<T, BindingError> {
+    let Value::Object(map) = value else {
         return Err(BindingError::argument(format!("{name} must be an object")));
+    };
+    read_fields(map, T::FIELDS)
+        .map(T::from_call)
+        .map_err(|(at, message)| BindingError::argument(format!("{name}.{at}: {message}")))
+}
+
+/// `maxSourceBytes` for `max_source_bytes`.
+fn camel(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut upper = false;
+    for c in field.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
     }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
-        BindingError::argument(format!("{at}: {}", e.inner()))
-    })
+    out
+}
+
+/// Where a value was refused (its path below the option, `[1]`) and serde's message.
+type Refusal = (String, String);
+
+/// The object's keys (in the map's order, as serde's derive reads them) into the fields
+/// named; anything else is an unknown field.
+fn read_fields(map: Map<String, Value>, fields: &[&str]) -> Result<CallOptions, Refusal> {
+    let names: Vec<String> = fields.iter().map(|f| camel(f)).collect();
+    let mut c = CallOptions::default();
+    for (key, v) in map {
+        let field = names.iter().position(|n| *n == key).and_then(|i| fields.get(i));
+        let Some(field) = field else {
+            return Err((key.clone(), unknown(&key, "field", "fields", &names)));
+        };
+        c.set(field, v).map_err(|(at, m)| (format!("{key}{at}"), m))?;
+    }
+    Ok(c)
+}
+
+/// serde's `unknown field `x`, expected one of `a`, `b``.
+#[cold]
+#[inline(never)]
+fn unknown(name: &str, what: &str, plural: &str, allowed: &[impl AsRef<str>]) -> String {
+    let quoted = |n: &dyn AsRef<str>| format!("`{}`", n.as_ref());
+    let expected = match allowed {
+        [] => return format!("unknown {what} `{name}`, there are no {plural}"),
+        [a] => quoted(a),
+        [a, b] => format!("{} or {}", quoted(a), quoted(b)),
+        all => format!("one of {}", all.iter().map(|n| quoted(n)).collect::<Vec<_>>().join(", ")),
+    };
+    format!("unknown {what} `{name}`, expected {expected}")
+}
+
+/// What serde_json calls a value in `invalid type: …` (its `Unexpected`).
+fn unexpected(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
+        Value::Number(n) => format!("integer `{n}`"),
+        Value::String(s) => format!("string {s:?}"),
+        Value::Array(_) => "sequence".to_owned(),
+        Value::Object(_) => "map".to_owned(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_type(v: &Value, expected: &str) -> Refusal {
+    (String::new(), format!("invalid type: {}, expected {expected}", unexpected(v)))
+}
+
+/// A value an option holds, read as serde's derive read it from a `Value`.
+trait OptionValue: Sized {
+    fn read(v: Value) -> Result<Self, Refusal>;
+}
+
+impl OptionValue for Value {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        Ok(v)
+    }
+}
+
+impl OptionValue for String {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        match v {
+            Value::String(s) => Ok(s),
+            v => Err(invalid_type(&v, "a string")),
+        }
+    }
+}
+
+impl OptionValue for bool {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        v.as_bool().ok_or_else(|| invalid_type(&v, "a boolean"))
+    }
+}
+
+impl OptionValue for usize {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        let Value::Number(n) = &v else { return Err(invalid_type(&v, "usize")) };
+        match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => usize::try_from(u).map_err(|_| (String::new(), format!("invalid value: integer `{u}`, expected usize"))),
+            (None, Some(i)) => Err((String::new(), format!("invalid value: integer `{i}`, expected usize"))),
+            (None, None) => Err(invalid_type(&v, "usize")),
+        }
+    }
+}
+
+impl OptionValue for Vec<String> {
+    fn read(v: Value) -> Result<Self, Refusal> {
+        let Value::Array(items) = v else { return Err(invalid_type(&v, "a sequence")) };
+        items.into_iter().enumerate().map(|(i, v)| String::read(v).map_err(|(at, m)| (format!("[{i}]{at}"), m))).collect()
+    }
+}
+
+/// The unit-only enums: a variant's name, or (serde's external tagging) an object of
+/// one key, the name, whose value is `null`. The variant's index in `names`.
+fn read_variant(v: Value, names: &[&str]) -> Result<usize, Refusal> {
+    let single = || (String::new(), "invalid value: map, expected map with a single key".to_owned());
+    let (name, value) = match v {
+        Value::String(s) => (s, None),
+        Value::Object(map) if map.len() == 1 => map.into_iter().next().map(|(k, v)| (k, Some(v))).ok_or_else(single)?,
+        Value::Object(_) => return Err(single()),
+        v => return Err(invalid_type(&v, "string or map")),
+    };
+    let Some(i) = names.iter().position(|n| *n == name) else {
+        return Err((String::new(), unknown(&name, "variant", "variants", names)));
+    };
+    match value {
+        None | Some(Value::Null) => Ok(i),
+        Some(v) => Err((format!(".{name}"), invalid_type(&v, "unit").1)),
+    }
+}
+
+macro_rules! option_enum {
+    ($($ty:ident { $($text:literal => $variant:ident),* })*) => {$(
+        impl OptionValue for $ty {
+            fn read(v: Value) -> Result<Self, Refusal> {
+                const NAMES: &[&str] = &[$($text),*];
+                const VARIANTS: &[$ty] = &[$($ty::$variant),*];
+                let i = read_variant(v, NAMES)?;
+                VARIANTS.get(i).copied().ok_or_else(|| (String::new(), String::new()))
+            }
+        }
+    )*};
+}
+
+option_enum! {
+    Lang { "zh" => Zh, "en" => En }
+    Compat { "reference" => Reference }
+    DialectName { "standard" => Standard, "openai-strict" => OpenAiStrict }
+    WhitespaceName { "exact" => Exact, "loose" => Loose }
+    OffsetUnit { "code_point" => CodePoint, "utf16" => Utf16, "utf8" => Utf8 }
+    ReviewsName { "throw" => Throw, "report" => Report }
+}
+
+impl CallOptions {
+    /// Sets the option `field` (a name of [`CallOptions`]) from its JSON value.
+    fn set(&mut self, field: &str, v: Value) -> Result<(), Refusal> {
+        macro_rules! fields {
+            ($($f:ident)*) => {
+                match field {
+                    $(stringify!($f) => self.$f = Some(OptionValue::read(v)?),)*
+                    _ => {}
+                }
+            };
+        }
+        fields!(now max_sources max_source_bytes max_claims max_citations max_input_bytes lang compat review_key key render dialect whitespace unit prefix suffix occurrence scope source_ids fetched_at uncited_as_gaps documents require_contents policy reviews host_hashing);
+        Ok(())
+    }
 }
 
 impl CallOptions {
@@ -464,4 +645,87 @@ pub fn check_input_size(name: &str, units: usize, max_bytes: usize) -> Result<()
             message: format!("{name} is at least {units} bytes of JSON, over the limit of {max_bytes} bytes; it was not read"),
         }],
     })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The reader the hand reader replaces: serde's derive through serde_path_to_error.
+    fn serde_read<T: serde::de::DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {
+        if !value.is_object() {
+            return Err(BindingError::argument(format!("{name} must be an object")));
+        }
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
+            BindingError::argument(format!("{at}: {}", e.inner()))
+        })
+    }
+
+    fn values() -> Vec<Value> {
+        let mut v = vec![
+            json!(null), json!(true), json!(false), json!(0), json!(1), json!(7), json!(-1), json!(1.5), json!(-0.0), json!(1e300),
+            json!(4_294_967_296u64), json!(u64::MAX), json!(i64::MIN), json!(""), json!("x"), json!("line\nbreak \u{1} \"é\" \\"),
+            json!([]), json!(["a"]), json!(["a", 1]), json!(["a", ["b"]]), json!([null]), json!({}), json!({"a": 1, "b": 2}),
+            json!({"reference": 1}), json!({"reference": {}}), json!({"x": null}), json!({"zh": 1.5}),
+        ];
+        for name in ["zh", "en", "reference", "standard", "openai-strict", "exact", "loose", "code_point", "utf16", "utf8", "throw", "report"] {
+            v.push(json!(name));
+            v.push(json!({ name: null }));
+        }
+        v.push(json!("2026-11-29T00:00:00+00:00"));
+        v.push(json!({"tenant_id": "t", "user_id": "u"}));
+        v
+    }
+
+    fn same<T: serde::de::DeserializeOwned + Options + Into<CallOptions> + Clone + PartialEq + fmt::Debug>() -> usize {
+        let mut keys: Vec<String> = T::FIELDS.iter().map(|f| camel(f)).collect();
+        keys.extend(["langue", "max_claims", "MaxClaims", "", "catalog"].map(String::from));
+        let values = values();
+        let mut n = 0;
+        let mut check = |v: Value| {
+            let ours = from_value::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
+            let theirs = serde_read::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
+            assert_eq!(ours, theirs, "{v}");
+            n += 1;
+        };
+        for key in &keys {
+            for value in &values {
+                check(json!({ key.clone(): value.clone() }));
+            }
+        }
+        // Two options: the first refused in the map's order is the one named.
+        for (i, a) in values.iter().enumerate().step_by(3) {
+            for (k, b) in [("a", values.get(i + 1)), ("zz", values.get(i + 2))] {
+                for key in keys.iter().take(3) {
+                    check(json!({ key.clone(): a.clone(), k: b.cloned() }));
+                }
+            }
+        }
+        let all: Map<String, Value> = T::FIELDS.iter().map(|f| (camel(f), json!(null))).collect();
+        check(Value::Object(all));
+        for v in [json!([]), json!("x"), json!(null), json!(1)] {
+            check(v);
+        }
+        n
+    }
+
+    #[test]
+    fn the_hand_reader_gives_serde_derives_results_and_messages() {
+        let n = same::<StoreOptions>() + same::<QuoteOptions>() + same::<RangeOptions>() + same::<ParseOptions>()
+            + same::<SchemaOptions>() + same::<ReviewOptions>() + same::<AssessOptions>() + same::<RenderOptions>()
+            + same::<CheckBundleOptions>() + same::<WhitespaceOptions>() + same::<LocateOptionsIn>()
+            + same::<LocateBundleOptions>() + same::<AnthropicOptions>() + same::<CatalogOptions>() + same::<LangOptions>()
+            + same::<ParseBundleOptions>();
+        assert!(n > 9_000, "{n}");
+    }
+
+    #[test]
+    fn field_names_are_camel_case() {
+        assert_eq!(camel("max_source_bytes"), "maxSourceBytes");
+        assert_eq!(camel("now"), "now");
+    }
 }

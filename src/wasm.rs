@@ -11,7 +11,6 @@
 #![cfg_attr(not(all(feature = "core", feature = "extras")), allow(dead_code, unused_imports))]
 
 use js_sys::{JsString, Reflect, JSON};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -479,7 +478,7 @@ fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsVa
 /// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
 /// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
 /// the language of errors while reading.
-fn options_arg<T: DeserializeOwned + Default + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
+fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
     let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
         return Ok(CallOptions::default());
     };

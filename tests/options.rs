@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 const NOW: &str = "2026-11-29T00:00:00+00:00";
 
-fn read<T: serde::de::DeserializeOwned + Default + Into<CallOptions>>(v: Value) -> Result<CallOptions, BindingError> {
+fn read<T: options::Options + Into<CallOptions>>(v: Value) -> Result<CallOptions, BindingError> {
     options::from_value::<T>(v, "options").map(Into::into)
 }
 

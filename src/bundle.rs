@@ -329,3 +329,40 @@ impl crate::error::Coded for BundleError {
         }
     }
 }
+
+// ---- issue 15 (r5-scale): a bundle given as UTF-8 bytes --------------------------------
+
+/// The byte order mark that may open UTF-8 text: dropped, as `TextDecoder` drops it.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Bytes that are not UTF-8: the argument, and the offset of the first byte that does not
+/// begin a valid character (counted in the bytes as given, a leading BOM included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotUtf8 {
+    pub name: &'static str,
+    pub offset: usize,
+}
+
+impl crate::error::Coded for NotUtf8 {
+    fn code(&self) -> &'static str {
+        "invalid_unicode"
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        let NotUtf8 { name, offset } = self;
+        match lang {
+            crate::error::Lang::Zh => format!("{name} 不是合法的 UTF-8:第 {offset} 字节起不是一个完整的字符"),
+            crate::error::Lang::En => format!("{name} is not valid UTF-8: the bytes from offset {offset} are not a character"),
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        vec![("offset", Value::from(self.offset))]
+    }
+}
+
+/// The text of UTF-8 `bytes` that followed `skipped` bytes (a BOM the caller dropped), as
+/// `TextDecoder("utf-8", { fatal: true })` reads them: invalid bytes are refused, never
+/// replaced; the error's offset counts the skipped bytes too. No copy: the text is the
+/// bytes' own buffer.
+pub fn utf8_text(bytes: Vec<u8>, skipped: usize, name: &'static str) -> Result<String, NotUtf8> {
+    String::from_utf8(bytes).map_err(|e| NotUtf8 { name, offset: skipped + e.utf8_error().valid_up_to() })
+}

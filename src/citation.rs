@@ -23,7 +23,7 @@ pub struct TextIndex {
 impl TextIndex {
     /// Indexes `text` in one pass.
     pub fn new(text: &str) -> Self {
-        let ascii = text.is_ascii();
+        let ascii = is_ascii(text.as_bytes());
         let mut checkpoints = Vec::new();
         let chars = if ascii {
             text.len()
@@ -88,6 +88,17 @@ impl TextIndex {
         });
         newlines.partition_point(|n| *n < cp) + 1
     }
+}
+
+/// `bytes.is_ascii()`, 32 bytes per step as four 64-bit words (wasm has 64-bit integers;
+/// the standard one reads `usize` words, 4 bytes in wasm32), stopping at the first
+/// group that holds a byte over 0x7F.
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let groups = bytes.chunks_exact(32);
+    let tail = groups.remainder();
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0x80; 8]));
+    groups.into_iter().all(|g| g.chunks_exact(8).fold(0, |acc, w| acc | word(w)) & HI == 0) && tail.is_ascii()
 }
 
 /// Records the checkpoints of UTF-8 `bytes` and returns its length in code points. Eight

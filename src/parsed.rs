@@ -41,7 +41,13 @@ impl ParsedReport {
 
     /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first call.
     pub fn digest(&self) -> &str {
-        self.digest.get_or_init(|| crate::digest::report_digest(&self.report))
+        self.digest_with(None)
+    }
+
+    /// [`ParsedReport::digest`], computed (on the first call) by `host` where it is set and
+    /// faster (see [`crate::digest::sha256_hex_with`]): the same digest.
+    pub fn digest_with(&self, host: Option<crate::digest::HostHasher>) -> &str {
+        self.digest.get_or_init(|| crate::digest::sha256_hex_with(&crate::digest::canonical_report(&self.report), host))
     }
 
     /// The policy the report was read under.

@@ -8,7 +8,7 @@ use crate::assess::{Checked, ClaimState, Status};
 use crate::clock::Clock;
 use crate::contract::validate::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
-use crate::digest::sha256_hex;
+use crate::digest::sha256_hex_with;
 use crate::error::{Lang, RenderError, RenderErrorKind};
 use crate::review::Review;
 use crate::store::EvidenceStore;
@@ -416,7 +416,7 @@ pub fn render_checked_detailed(
         return Err((RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail))));
     }
     Ok(Artifact {
-        content_digest: sha256_hex(&content),
+        content_digest: sha256_hex_with(&content, checked.host_hasher),
         content,
         report_digest: a.report_digest.clone(),
         status: a.status,

@@ -148,6 +148,11 @@ impl EvidenceStore {
         self.host_hasher = host;
     }
 
+    /// The host's hasher this store hashes with (`None`: the built-in one only).
+    pub fn host_hasher(&self) -> Option<HostHasher> {
+        self.host_hasher
+    }
+
     /// SHA-256 hex of a (normalised) text, by the host's hasher where it is set and faster.
     fn digest(&self, text: &str) -> String {
         sha256_hex_with(text, self.host_hasher)

@@ -137,7 +137,7 @@ extern "C" {
     pub type JsAssessment;
     #[wasm_bindgen(typescript_type = "Artifact")]
     pub type JsArtifact;
-    #[wasm_bindgen(typescript_type = "Bundle | string")]
+    #[wasm_bindgen(typescript_type = "Bundle | string | Uint8Array")]
     pub type JsBundleInput;
     #[wasm_bindgen(typescript_type = "BundleResult")]
     pub type JsBundleResult;
@@ -389,11 +389,11 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     };
     // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
-    // (`find` of a char is a memchr of its last byte; `contains` would run a two-way
-    // substring search, ~6 % of checkBundle on a 64 MB bundle.)
+    // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
+    // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
+    // Text of as many bytes as UTF-16 units is all ASCII: it holds no U+FFFD.
     let text = String::from(s);
-    #[allow(clippy::search_is_some)]
-    let replaced = text.find('\u{FFFD}').is_some();
+    let replaced = text.len() != s.length() as usize && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !s.is_valid_utf16() {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }
@@ -857,7 +857,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = crate::review::record_review_signed(
         &scope,
-        crate::parsed::Digested { report: report.report(), digest: report.digest() },
+        crate::parsed::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -897,7 +897,8 @@ pub fn assess(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let host = store.core()?.host_hasher();
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let a = crate::assess::assess_in(&scope, report.report(), &*store.core()?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
@@ -917,7 +918,8 @@ pub fn render(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let host = store.core()?.host_hasher();
+    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
     let a = crate::render::render_opts(&scope, report.report(), &*store.core()?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
@@ -931,7 +933,9 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let lang = options.lang_or(Lang::Zh);
     let host = host_hasher(options.host_hashing);
     let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
-    let bundle: Bundle = parse_arg_with(&bundle.into(), true, "bundle", &options.policy, lang)?;
+    let text = bundle_text(&bundle.into(), options.policy.max_input_bytes, lang)?;
+    let bundle = Bundle::from_json_with(&text, &options.policy).in_lang(lang)?;
+    drop(text);
     typed(&crate::bundle::check_bundle_owned(bundle, &options).in_lang(lang)?)
 }
 
@@ -1353,7 +1357,7 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
     let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let limits = options.limits().in_lang(lang)?;
-    let text = json_text(&bundle.into(), true, "bundle", limits.max_input_bytes, lang)?;
+    let text = bundle_text(&bundle.into(), limits.max_input_bytes, lang)?;
     typed(&crate::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }
 
@@ -1512,10 +1516,11 @@ impl ReportArg {
             ReportArg::Plain(r) => r,
         }
     }
-    /// The digest when the handle already has it.
-    fn digest(&self) -> Option<&str> {
+    /// A handle's digest (computed once, by `host` where it is set and faster); `None`
+    /// for a plain report (the core computes it).
+    fn digest(&self, host: Option<crate::digest::HostHasher>) -> Option<&str> {
         match self {
-            ReportArg::Handle(p) => Some(p.digest()),
+            ReportArg::Handle(p) => Some(p.digest_with(host)),
             ReportArg::Plain(_) => None,
         }
     }
@@ -1701,4 +1706,21 @@ impl Reviews {
         VOUCHED.with(|v| v.set(Some(Vouched::Reviews(list))));
         true
     }
+}
+
+// ==== issue 15 (r5-scale): a bundle as UTF-8 bytes ======================================
+// A bundle may be given as UTF-8 bytes (a file read without an encoding): copied once into
+// wasm memory, checked, never decoded into a JS string and encoded back.
+
+/// The JSON text of a bundle argument: UTF-8 bytes (a `Uint8Array` or `Buffer`), read as
+/// `TextDecoder("utf-8", { fatal: true })` reads them (a leading BOM dropped, invalid
+/// bytes an `invalid_unicode` naming the byte offset), or else as [`json_text`] reads it.
+fn bundle_text(value: &JsValue, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
+    let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() else {
+        return json_text(value, true, "bundle", max_bytes, lang);
+    };
+    let len = bytes.length();
+    let bom = if len >= 3 && bytes.subarray(0, 3).to_vec() == crate::bundle::UTF8_BOM { 3 } else { 0 };
+    crate::options::check_input_size("bundle", (len - bom) as usize, max_bytes).in_lang(lang)?;
+    Ok(crate::bundle::utf8_text(bytes.subarray(bom, len).to_vec(), bom as usize, "bundle").in_lang(lang)?)
 }

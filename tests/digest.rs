@@ -31,6 +31,19 @@ fn in_place_normalisation_matches_the_copying_one() {
     }
 }
 
+proptest::proptest! {
+    /// Both normalisers are the two replacements (CRLF, then lone CR, become LF) on texts
+    /// long enough for memchr's word and vector loops, with CRs anywhere.
+    #[test]
+    fn normalisation_is_replacing_crlf_then_cr(text in "[a\r\n中😀]{0,40}", repeat in 1usize..12) {
+        let text = text.repeat(repeat);
+        let expected = text.replace("\r\n", "\n").replace('\r', "\n");
+        let copied = normalize_newlines(&text);
+        proptest::prop_assert_eq!(copied.as_ref(), expected.as_str());
+        proptest::prop_assert_eq!(evidence_check::digest::normalize_newlines_owned(text.clone()), expected);
+    }
+}
+
 mod host {
     //! The host-hashing threshold: a stand-in host hasher records the sizes it was given.
     use super::normalize_newlines;

@@ -159,6 +159,66 @@ test("the Node entry registers node:crypto for sources from 1 KiB up, and hostHa
   assert.equal(ref.digest, sha(Buffer.from(normalised(bundle.sources[0].content))));
 });
 
+test("an artifact's and a ReportHandle's digests are hashed by the host too, the same digests; a store's hostHashing: false keeps its artifacts in the module", () => {
+  const hashed = [];
+  const ec = rawWith((bytes) => {
+    hashed.push(Buffer.from(bytes).toString("utf8"));
+    return sha(bytes);
+  });
+  let artifacts = 0;
+  for (const [name, { case: c }] of cases) {
+    if (!c.render || !c.report) continue;
+    const run = (hostHashing) => {
+      hashed.length = 0;
+      const scope = c.report_scope ?? c.scope;
+      let store;
+      try {
+        store = new ec.EvidenceStore(c.specs ?? [], { now: NOW, hostHashing });
+      } catch {
+        return null;
+      }
+      for (const step of c.ingest ?? []) {
+        try {
+          if (step.content !== undefined) store.ingest(c.scope, step.source_id, step.content);
+        } catch {}
+      }
+      let handle;
+      try {
+        handle = ec.parseReport(JSON.stringify(c.report));
+      } catch {
+        return null;
+      }
+      const reviews = new ec.Reviews();
+      for (const r of c.reviews ?? []) {
+        try {
+          reviews.add(ec.recordReview(r.scope ?? scope, handle, r.claim_id, r.verdict, r.note, { now: NOW }));
+        } catch {}
+      }
+      let artifact;
+      try {
+        artifact = ec.render(scope, handle, store, reviews, { now: NOW });
+      } catch (e) {
+        artifact = { error: e.code };
+      }
+      return { artifact, digest: handle.digest, hashed: [...hashed] };
+    };
+    const on = run(undefined);
+    const off = run(false);
+    if (!on) continue;
+    assert.deepEqual(on.artifact, off.artifact, name);
+    assert.equal(on.digest, off.digest, name);
+    if (on.artifact.content !== undefined) {
+      artifacts++;
+      assert.equal(on.artifact.content_digest, sha(Buffer.from(on.artifact.content)), name);
+      assert.ok(on.hashed.includes(on.artifact.content), `${name}: the artifact was not hashed by the host`);
+      assert.ok(!off.hashed.includes(off.artifact.content), `${name}: hostHashing: false, and the host hashed the artifact`);
+    }
+    // The handle's canonical JSON went to the host (recordReview has no store to ask).
+    assert.ok(on.hashed.some((t) => t.startsWith('{"claims":')), `${name}: the report's canonical JSON was not hashed by the host`);
+  }
+  assert.ok(artifacts >= 10, `${artifacts} artifacts`);
+});
+
 test("the web entry registers no host hasher (WebCrypto is asynchronous)", async () => {
   const web = await import(join(PKG, "web", "index.js"));
   assert.equal(web.__registerHostHasher, undefined);

@@ -155,7 +155,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "export function reportDigest(report: ReportArg): string;",
       "export function digestText(text: string): string;",
       "export function assess(scope: Scope, report: ReportArg, store: EvidenceStore, reviews?: ReviewsArg | null, options?: AssessOptions | null): Assessment;",
-      "export function checkBundle(bundle: Bundle | string, options?: CheckBundleOptions | null): BundleResult;",
+      "export function checkBundle(bundle: Bundle | string | Uint8Array, options?: CheckBundleOptions | null): BundleResult;",
     ]) {
       assert.ok(dts.includes(decl), `${target}: missing ${decl}`);
     }

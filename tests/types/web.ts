@@ -24,3 +24,5 @@ export async function main(bundle: string): Promise<BundleResult> {
   }
 }
 export const store = (): EvidenceStore => new EvidenceStore([], { lang: "zh" });
+/** A bundle fetched as bytes (`Response.arrayBuffer()`), checked without decoding it to a string. */
+export const fromBytes = async (response: Response): Promise<BundleResult> => checkBundle(new Uint8Array(await response.arrayBuffer()), { render: false });

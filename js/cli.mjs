@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
-  describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputFile, STATUS_EXIT,
-  STATUS_MEANING, terminalSafe,
+  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
+  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, withBytes,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -324,7 +324,7 @@ async function checkDirectory(opts, options, inputLimit) {
  * The lines of a stream as bytes (without the line feed), in arrays: each array the lines
  * that one read of the stream completed (the stream is read only as fast as they are
  * taken, and a line is never held back waiting for the next read). A line over `limit`
- * bytes comes as an Error, its bytes skipped, not kept. The workers decode them.
+ * bytes comes as an Error, its bytes skipped, not kept. The workers check the bytes as they are.
  */
 async function* streamLines(stream, limit) {
   let parts = [];
@@ -479,15 +479,17 @@ async function check(lib, opts) {
   if (path === "-") return checkStream(opts, options, inputLimit);
   if (isDirectory(path)) return checkDirectory(opts, options, inputLimit);
   if (opts.jobs !== undefined) throw usage("--jobs takes a directory of bundles or - (stdin)");
-  const text = readInputFile(path, inputLimit);
-  const result = opts.mcp === undefined ? lib.checkBundle(text, options) : await checkViaMcp(lib, opts, path, text, options);
+  // The file's bytes go to checkBundle as they are; the text is made only for --mcp and the table.
+  const bytes = readInputBytes(path, inputLimit);
+  const text = opts.mcp === undefined ? undefined : decodeInput(bytes, path);
+  const result = opts.mcp === undefined ? withBytes(lib.checkBundle, bytes, path, options) : await checkViaMcp(lib, opts, path, text, options);
   if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
   if (opts.json) {
     await write(jsonOut(result));
   } else {
     let bundle;
     try {
-      bundle = JSON.parse(text);
+      bundle = JSON.parse(text ?? decodeInput(bytes, path));
     } catch {
       bundle = undefined;
     }

@@ -1,5 +1,6 @@
 // Loads the Node build of the package: ../node/ inside the npm package, ../pkg/node/ in
 // the repository.
+import { isUtf8 } from "node:buffer";
 import { createRequire } from "node:module";
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -114,12 +115,12 @@ function reused(name, size) {
 }
 
 /**
- * Reads an input file as UTF-8, refusing invalid bytes rather than replacing them. It
- * opens without blocking and stats the open file first: anything but a regular file
- * (a device such as /dev/zero, a FIFO) is refused unread, and at most `limit` + 1 bytes
- * are ever read.
+ * Reads an input file's bytes. It opens without blocking and stats the open file first:
+ * anything but a regular file (a device such as /dev/zero, a FIFO) is refused unread, and
+ * at most `limit` + 1 bytes are ever read. The bytes of a file up to 1 MiB are a view of
+ * a buffer kept for the next read: use them (or copy them) before reading again.
  */
-export function readInputFile(path, limit = MAX_INPUT_BYTES) {
+export function readInputBytes(path, limit = MAX_INPUT_BYTES) {
   let fd;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -148,13 +149,48 @@ export function readInputFile(path, limit = MAX_INPUT_BYTES) {
       n += got;
     }
     if (n > limit) throw tooLarge(`more than ${limit}`);
-    try {
-      return utf8Fatal.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n));
-    } catch {
-      throw inputError("invalid_utf8", `${path} is not valid UTF-8`);
-    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, n);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The refusal of an input file (`path`) or a stream's line (`path` undefined) that is not UTF-8. */
+export function notUtf8(path) {
+  return path === undefined
+    ? Object.assign(new Error("the line is not valid UTF-8"), { code: "invalid_utf8" })
+    : inputError("invalid_utf8", `${path} is not valid UTF-8`);
+}
+
+/** `bytes` as text, as `TextDecoder("utf-8", { fatal: true })` reads them (a leading BOM dropped); `notUtf8(path)` when they are not UTF-8. */
+export function decodeInput(bytes, path) {
+  try {
+    return utf8Fatal.decode(bytes);
+  } catch {
+    throw notUtf8(path);
+  }
+}
+
+/**
+ * Reads an input file as UTF-8 (a leading BOM dropped), refusing invalid bytes rather
+ * than replacing them; see `readInputBytes`.
+ */
+export function readInputFile(path, limit = MAX_INPUT_BYTES) {
+  return decodeInput(readInputBytes(path, limit), path);
+}
+
+/**
+ * `lib.checkBundle` (or `parseBundle`, `fn`) given the input's bytes, not a string decoded
+ * from them: the same result, and the same refusal of bytes that are not UTF-8 as
+ * `decodeInput(bytes, path)` first (whatever else the call would have thrown first, e.g.
+ * an option it refuses: the bytes are checked again, only when it throws).
+ */
+export function withBytes(fn, bytes, path, ...rest) {
+  try {
+    return fn(bytes, ...rest);
+  } catch (err) {
+    if (!isUtf8(bytes)) throw notUtf8(path);
+    throw err;
   }
 }
 

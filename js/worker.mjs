@@ -1,37 +1,52 @@
 // One worker of `evidence-check check DIR` and `check -`: its own wasm instance, checking
-// a chunk of bundles (files' paths or lines' texts) per task. It returns the chunk's JSON
+// a chunk of bundles (files' paths or lines' bytes) per task. It returns the chunk's JSON
 // lines already serialised, as one string, and a small summary per bundle: the main
 // thread only writes, counts and orders (a result cloned back per bundle cost as much as
 // the check). A string, not UTF-8 bytes: the bytes' buffers, outside the heap, piled up
 // between collections (check -'s peak memory grew by 23 MiB from 1,000 to 10,000 lines).
 import { workerData } from "node:worker_threads";
-import { errorData, jsonOut, loadPackage, readInputFile, STATUS_EXIT } from "./load.mjs";
+import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, STATUS_EXIT, withBytes } from "./load.mjs";
 
 let lib;
 const UNUSABLE = 3;
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** A stream's line: its text (a carriage return before the line feed dropped); an error when it is not UTF-8. */
-function lineText(bytes) {
-  try {
-    return decoder.decode(bytes).replace(/\r$/, "");
-  } catch {
-    throw Object.assign(new Error("the line is not valid UTF-8"), { code: "invalid_utf8" });
+/** ASCII's white space as String.prototype.trim() takes it: tab, line feed, vertical tab, form feed, carriage return, space. */
+const ASCII_SPACE = new Uint8Array(128);
+for (const b of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]) ASCII_SPACE[b] = 1;
+
+/**
+ * Whether a stream's line (its bytes) is white space only, as its decoded text's trim()
+ * says: from its bytes while they are ASCII; a line whose first byte that is not ASCII
+ * white space is not ASCII (white space such as U+3000 or a BOM, or a character) is
+ * decoded to tell, and refused there when it is not UTF-8 (as its decoding was before).
+ */
+function blankLine(bytes) {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b >= 0x80) return decodeInput(bytes).trim() === "";
+    if (ASCII_SPACE[b] === 0) return false;
   }
+  return true;
 }
 
 /**
  * One bundle's result, `tag` (its path or line number) first: the whole result, or `error`
  * ({code, message, issues}) when it could not be checked; undefined for a line of white
- * space (no bundle).
+ * space (no bundle). The file's or line's bytes go to checkBundle as they are (a line
+ * without the carriage return before its line feed), never decoded into a string here.
  */
 function checkOne(item, bytes, options, inputLimit) {
   if (item.error) return { ...item.tag, error: item.error };
   try {
-    const text = item.at === undefined ? readInputFile(item.path, inputLimit) : lineText(bytes.subarray(item.at, item.end));
-    if (item.at !== undefined && text.trim() === "") return undefined;
+    let input;
+    if (item.at === undefined) input = readInputBytes(item.path, inputLimit);
+    else {
+      const end = item.end > item.at && bytes[item.end - 1] === 0x0d ? item.end - 1 : item.end;
+      input = bytes.subarray(item.at, end);
+      if (blankLine(input)) return undefined;
+    }
     lib ??= loadPackage();
-    return { ...item.tag, ...lib.checkBundle(text, options) };
+    return { ...item.tag, ...withBytes(lib.checkBundle, input, item.path, options) };
   } catch (err) {
     return { ...item.tag, error: errorData(err) };
   }

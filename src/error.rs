@@ -54,13 +54,22 @@ pub trait Coded {
 /// make the JS error from it after the wasm call has returned (js/entry-errors.mjs,
 /// `finishError`), so that V8 does not capture the module's frames into its stack.
 pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
-    let issues = e.issues(lang);
-    let mut props: Vec<(&str, serde_json::Value)> = Vec::new();
-    if let Some((subject, violations)) = &issues {
-        props.push(("issues", serde_json::to_value(violations).unwrap_or(serde_json::Value::Null)));
-        props.push(("subject", serde_json::Value::from(*subject)));
+    /// A property's value: the violations are written straight from their struct, so each
+    /// issue keeps its key order (`path`, `code`, `message`), as the errors made in wasm do
+    /// (a `serde_json::Value` map would sort the keys).
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Prop<'a> {
+        Issues(&'a [Violation]),
+        Value(serde_json::Value),
     }
-    props.extend(e.details());
+    let issues = e.issues(lang);
+    let mut props: Vec<(&str, Prop<'_>)> = Vec::new();
+    if let Some((subject, violations)) = &issues {
+        props.push(("issues", Prop::Issues(violations)));
+        props.push(("subject", Prop::Value(serde_json::Value::from(*subject))));
+    }
+    props.extend(e.details().into_iter().map(|(k, v)| (k, Prop::Value(v))));
     // Strings, numbers and JSON values only: writing them cannot fail.
     let text = serde_json::to_string(&(e.message(lang), e.code(), props)).unwrap_or_default();
     (issues.is_some(), text)

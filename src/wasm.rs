@@ -933,7 +933,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let lang = options.lang_or(Lang::Zh);
     let host = host_hasher(options.host_hashing);
     let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
-    let text = bundle_text(&bundle.into(), options.policy.max_input_bytes, lang)?;
+    let text = bundle_text(&bundle.into(), &options.policy, lang)?;
     let bundle = Bundle::from_json_with(&text, &options.policy).in_lang(lang)?;
     drop(text);
     typed(&crate::bundle::check_bundle_owned(bundle, &options).in_lang(lang)?)
@@ -1357,7 +1357,7 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
     let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let limits = options.limits().in_lang(lang)?;
-    let text = bundle_text(&bundle.into(), limits.max_input_bytes, lang)?;
+    let text = bundle_text(&bundle.into(), &limits, lang)?;
     typed(&crate::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }
 
@@ -1712,15 +1712,74 @@ impl Reviews {
 // A bundle may be given as UTF-8 bytes (a file read without an encoding): copied once into
 // wasm memory, checked, never decoded into a JS string and encoded back.
 
-/// The JSON text of a bundle argument: UTF-8 bytes (a `Uint8Array` or `Buffer`), read as
-/// `TextDecoder("utf-8", { fatal: true })` reads them (a leading BOM dropped, invalid
-/// bytes an `invalid_unicode` naming the byte offset), or else as [`json_text`] reads it.
-fn bundle_text(value: &JsValue, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
-    let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() else {
-        return json_text(value, true, "bundle", max_bytes, lang);
+#[wasm_bindgen]
+extern "C" {
+    /// `ArrayBuffer.isView`: a typed array or DataView of any realm (a Proxy is not one);
+    /// it runs none of the caller's code.
+    #[wasm_bindgen(catch, js_namespace = ArrayBuffer, js_name = isView)]
+    fn is_view_caught(value: &JsValue) -> Result<bool, JsValue>;
+    /// `Reflect.apply`: an intrinsic getter called on the caller's view, so that an own
+    /// property or a trap of the caller's cannot stand in for it.
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = apply)]
+    fn apply_caught(f: &JsValue, this: &JsValue, args: &js_sys::Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = Uint8Array)]
+    type ByteView;
+    /// `new Uint8Array(buffer, offset, length)`: our own view of the caller's bytes.
+    #[wasm_bindgen(constructor, catch, js_class = "Uint8Array")]
+    fn new_caught(buffer: &JsValue, offset: f64, length: f64) -> Result<ByteView, JsValue>;
+}
+
+/// The getter `key` of `%TypedArray%.prototype` (`byteLength`, `byteOffset`, `buffer`,
+/// `Symbol.toStringTag`): it reads the view's internal slots, whatever its realm.
+fn typed_array_getter(key: &JsValue) -> Result<JsValue, JsValue> {
+    let own = js_sys::Object::get_prototype_of(&js_sys::Uint8Array::new_with_length(0).into());
+    let typed_array = js_sys::Object::get_prototype_of(&own);
+    let descriptor = js_sys::Reflect::get_own_property_descriptor(&typed_array, key)?;
+    js_sys::Reflect::get(&descriptor, &JsValue::from_str("get"))
+}
+
+/// The JSON text of a bundle argument: UTF-8 bytes (a `Uint8Array` or `Buffer`, of any
+/// realm), read as `TextDecoder("utf-8", { fatal: true })` reads them (a leading BOM
+/// dropped, invalid bytes an `invalid_unicode` naming the byte offset), or else as
+/// [`json_text`] reads it. Another view (a `Uint16Array`, a `DataView`) is refused. The
+/// view is read through its intrinsic getters and catching calls only: a detached buffer,
+/// a throwing getter or a Proxy never unwinds through the module. Bytes over the limit
+/// (a BOM not counted) are refused before they are copied, as text over it is.
+fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) -> Result<String, JsValue> {
+    if !value.is_object() || !is_view_caught(value).unwrap_or(false) {
+        return json_text(value, true, "bundle", limits.max_input_bytes, lang);
+    }
+    let read = |key: &JsValue| -> Result<JsValue, JsValue> {
+        let getter = typed_array_getter(key)?;
+        apply_caught(&getter, value, &js_sys::Array::new())
     };
-    let len = bytes.length();
-    let bom = if len >= 3 && bytes.subarray(0, 3).to_vec() == crate::bundle::UTF8_BOM { 3 } else { 0 };
-    crate::options::check_input_size("bundle", (len - bom) as usize, max_bytes).in_lang(lang)?;
-    Ok(crate::bundle::utf8_text(bytes.subarray(bom, len).to_vec(), bom as usize, "bundle").in_lang(lang)?)
+    let kind = read(&js_sys::Symbol::to_string_tag().into()).ok().and_then(|t| t.as_string());
+    if kind.as_deref() != Some("Uint8Array") {
+        let kind = kind.unwrap_or_else(|| "DataView".to_owned());
+        return Err(argument_error(format!("bundle must be JSON text, a bundle object or UTF-8 bytes in a Uint8Array, not a {kind}")));
+    }
+    let unreadable = |_| argument_error("bundle: reading the Uint8Array threw an exception");
+    let len = read(&JsValue::from_str("byteLength")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
+    let max = limits.max_input_bytes;
+    let too_large = |len: u64| -> JsValue {
+        let e = crate::contract::with_raise_hints(crate::contract::json::input_too_large(len, max, Bundle::SUBJECT), limits);
+        crate::error::InLang(e, lang).into()
+    };
+    // More than a BOM over the limit, or more than wasm memory can hold: not copied.
+    if len > max as f64 + 3.0 || len > f64::from(u32::MAX) {
+        return Err(too_large(len as u64));
+    }
+    if len < 1.0 {
+        return Ok(String::new());
+    }
+    let offset = read(&JsValue::from_str("byteOffset")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
+    let buffer = read(&JsValue::from_str("buffer")).map_err(unreadable)?;
+    let view: js_sys::Uint8Array = ByteView::new_caught(&buffer, offset, len).map_err(unreadable)?.unchecked_into();
+    let mut bytes = view.to_vec();
+    let bom = if bytes.starts_with(crate::bundle::UTF8_BOM) { crate::bundle::UTF8_BOM.len() } else { 0 };
+    bytes.drain(..bom);
+    if bytes.len() > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(crate::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
 }

@@ -38,6 +38,10 @@ fn a_thrown_error_is_its_message_code_and_properties_as_json_in_the_order_they_a
         let (subject, issues) = broken.issues(lang).unwrap();
         let expected = serde_json::json!([Coded::message(&broken, lang), "contract", [["issues", issues], ["subject", subject]]]);
         assert_eq!(v, expected, "{json}");
+        // Each issue keeps its struct's key order (path, code, message), as the errors
+        // made in wasm write it: a JSON map would sort the keys.
+        let first = serde_json::to_string(issues.first().unwrap()).unwrap();
+        assert!(first.starts_with(r#"{"path":"#) && json.contains(&first), "{json}");
     }
     // A refusal with a detail: an EvidenceError whose one property is `detail`.
     let refused = StoreErrorKind::SourceTooLarge.with(Detail::limit(9, 4, "bytes", "max_source_bytes").source("s"));

@@ -193,17 +193,23 @@ fn violation(code: ViolationCode, message: String) -> Violation {
     Violation { path: String::new(), code, message }
 }
 
+/// The refusal of an input of `len` bytes over `max_bytes`, before it is parsed (also for
+/// a bundle given as bytes, refused before it is copied).
+pub fn input_too_large(len: u64, max_bytes: usize, subject: &'static str) -> ContractError {
+    ContractError {
+        subject,
+        violations: vec![violation(
+            ViolationCode::InputTooLarge,
+            format!("the input is {len} bytes, over the limit of {max_bytes} bytes; it was not parsed"),
+        )],
+    }
+}
+
 /// Reads JSON text into a bounded tree (see the module's text), refusing duplicate keys
 /// among the kept entries and input over `max_bytes`; `need` as in [`value_budget`].
 pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static str) -> Result<Read, ContractError> {
     if text.len() > max_bytes {
-        return Err(ContractError {
-            subject,
-            violations: vec![violation(
-                ViolationCode::InputTooLarge,
-                format!("the input is {} bytes, over the limit of {max_bytes} bytes; it was not parsed", text.len()),
-            )],
-        });
+        return Err(input_too_large(text.len() as u64, max_bytes, subject));
     }
     let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::new() };
     let root = Path { parent: None, seg: Seg::Root };

@@ -92,6 +92,49 @@ test("bytes over the input limit are refused before they are read, counted witho
   assert.equal(refused.error?.issues?.[0]?.code, "input_too_large");
   assert.match(refused.error.issues[0].message, new RegExp(`${text.length} bytes`));
   assert.ok(outcome(() => ec.checkBundle(Buffer.concat([BOM, text]), { now: NOW, maxInputBytes: text.length })).ok);
+  // The same refusal as the same bundle given as text: subject, message, hint.
+  const asText = outcome(() => ec.checkBundle(text.toString("utf8"), { now: NOW, maxInputBytes: text.length - 1 }));
+  assert.deepEqual({ ...refused.error, offset: undefined }, { ...asText.error, offset: undefined });
+  for (const bytes of [text, Buffer.concat([BOM, text])]) {
+    const e = (() => { try { ec.parseBundle(bytes, { maxInputBytes: text.length - 1 }); } catch (err) { return err; } })();
+    assert.equal(e?.subject, "bundle");
+  }
+});
+
+test("a hostile or foreign view: read by its internal slots or refused with a code; the instance survives", async () => {
+  const { runInNewContext } = await import("node:vm");
+  const demo = Buffer.from(JSON.stringify(readJson("examples", "demo.bundle.json")));
+  const expected = ec.checkBundle(demo, { now: NOW });
+  // A Uint8Array of another realm (a vm context, as test runners make) is bytes too.
+  const foreign = runInNewContext("new Uint8Array(n)", { n: demo.length });
+  foreign.set(demo);
+  assert.deepEqual(ec.checkBundle(foreign, { now: NOW }), expected);
+  // A view with a byteOffset into a larger buffer reads only its own bytes.
+  const big = new Uint8Array(demo.length + 20).fill(0x7b);
+  big.set(demo, 10);
+  assert.deepEqual(ec.checkBundle(big.subarray(10, 10 + demo.length), { now: NOW }), expected);
+  // Own properties that shadow the view's getters are not what is read.
+  const shadowed = new Uint8Array(demo);
+  for (const key of ["length", "byteLength", "byteOffset", "buffer", "subarray"]) Object.defineProperty(shadowed, key, { get() { throw new Error("boom"); } });
+  Object.defineProperty(shadowed, Symbol.toStringTag, { value: "Uint16Array" });
+  assert.deepEqual(ec.checkBundle(shadowed, { now: NOW }), expected);
+  // Other views are refused as such, naming what was given.
+  for (const [view, kind] of [[new Uint16Array(4), "Uint16Array"], [new Uint8ClampedArray(demo), "Uint8ClampedArray"], [new DataView(demo.buffer), "DataView"]]) {
+    const e = outcome(() => ec.checkBundle(view, { now: NOW })).error;
+    assert.equal(e?.code, "invalid_argument", kind);
+    assert.match(e.message, new RegExp(`not a ${kind}`));
+  }
+  // A detached buffer reads as no bytes (a coded contract error), thousands of times,
+  // and the instance still checks, with its memory unchanged.
+  const detached = () => {
+    const u = new Uint8Array(8);
+    structuredClone(u.buffer, { transfer: [u.buffer] });
+    return u;
+  };
+  const before = ec.wasmMemoryBytes();
+  for (let i = 0; i < 3000; i++) assert.equal(outcome(() => ec.checkBundle(detached(), { now: NOW })).error?.code, "contract");
+  assert.deepEqual(ec.checkBundle(demo, { now: NOW }), expected);
+  assert.equal(ec.wasmMemoryBytes(), before);
 });
 
 test("a lone surrogate in a string is refused, short or long; a real U+FFFD is text", () => {

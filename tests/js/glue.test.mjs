@@ -111,7 +111,8 @@ test("every golden case step by step throws the same errors as errors made insid
   let thrown = 0;
   for (const [name, { case: c }] of cases) {
     const fast = replay(entry, c);
-    assert.deepEqual(fast, replay(wasm, c), name);
+    // As text: deepEqual ignores the order of keys, which the CLI's JSON output shows.
+    assert.equal(JSON.stringify(fast), JSON.stringify(replay(wasm, c)), name);
     thrown += fast.filter((x) => x?.thrown).length;
   }
   assert.ok(thrown >= 200, `only ${thrown} errors thrown over every case`);

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
   decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, withBytes,
+  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -52,7 +52,6 @@ check   assesses the bundle's report against its sources and reviews, prints the
 import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
 
-const UNUSABLE = 3;
 /** The exit status after a closed stdout: a SIGPIPE's, never one of the status codes. */
 const BROKEN_PIPE = 141;
 

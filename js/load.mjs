@@ -194,7 +194,7 @@ export function withBytes(fn, bytes, path, ...rest) {
   }
 }
 
-export { STATUS_MEANING, STATUS_EXIT } from "./status.mjs";
+export { STATUS_MEANING, STATUS_EXIT, UNUSABLE_EXIT } from "./status.mjs";
 
 // Control characters (C0 but the line feed, DEL, C1) and bidirectional controls: a report
 // key, a file name or a server's error text holding them could clear the screen, colour a

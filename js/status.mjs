@@ -11,3 +11,6 @@ export const STATUS_MEANING = {
 
 /** The CLI's exit code for a status. */
 export const STATUS_EXIT = { reviewed_candidate: 0, needs_review: 1, partial: 1, invalid: 2 };
+
+/** The CLI's exit code for input it could not check (unreadable, not a bundle). */
+export const UNUSABLE_EXIT = 3;

@@ -5,10 +5,9 @@
 // the check). A string, not UTF-8 bytes: the bytes' buffers, outside the heap, piled up
 // between collections (check -'s peak memory grew by 23 MiB from 1,000 to 10,000 lines).
 import { workerData } from "node:worker_threads";
-import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, STATUS_EXIT, withBytes } from "./load.mjs";
+import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, STATUS_EXIT, UNUSABLE_EXIT, withBytes } from "./load.mjs";
 
 let lib;
-const UNUSABLE = 3;
 
 /** ASCII's white space as String.prototype.trim() takes it: tab, line feed, vertical tab, form feed, carriage return, space. */
 const ASCII_SPACE = new Uint8Array(128);
@@ -61,7 +60,7 @@ export function collect(results, { json, artifacts }) {
   let lines = "";
   const bundles = results.map((r) => {
     if (json) lines += jsonOut(r, 0);
-    if (r.error) return { exit: UNUSABLE, status: "unusable", error: { code: r.error.code, message: r.error.message } };
+    if (r.error) return { exit: UNUSABLE_EXIT, status: "unusable", error: { code: r.error.code, message: r.error.message } };
     const b = { exit: STATUS_EXIT[r.assessment.status], status: r.assessment.status };
     if (artifacts && r.artifact) b.artifact = r.artifact.content;
     return b;

@@ -1729,13 +1729,11 @@ extern "C" {
     fn new_caught(buffer: &JsValue, offset: f64, length: f64) -> Result<ByteView, JsValue>;
 }
 
-/// The getter `key` of `%TypedArray%.prototype` (`byteLength`, `byteOffset`, `buffer`,
-/// `Symbol.toStringTag`): it reads the view's internal slots, whatever its realm.
-fn typed_array_getter(key: &JsValue) -> Result<JsValue, JsValue> {
+/// `%TypedArray%.prototype`, whose getters (`byteLength`, `byteOffset`, `buffer`,
+/// `Symbol.toStringTag`) read a view's internal slots, whatever its realm.
+fn typed_array_prototype() -> js_sys::Object {
     let own = js_sys::Object::get_prototype_of(&js_sys::Uint8Array::new_with_length(0).into());
-    let typed_array = js_sys::Object::get_prototype_of(&own);
-    let descriptor = js_sys::Reflect::get_own_property_descriptor(&typed_array, key)?;
-    js_sys::Reflect::get(&descriptor, &JsValue::from_str("get"))
+    js_sys::Object::get_prototype_of(&own)
 }
 
 /// The JSON text of a bundle argument: UTF-8 bytes (a `Uint8Array` or `Buffer`, of any
@@ -1749,8 +1747,10 @@ fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) ->
     if !value.is_object() || !is_view_caught(value).unwrap_or(false) {
         return json_text(value, true, "bundle", limits.max_input_bytes, lang);
     }
+    let prototype = typed_array_prototype();
     let read = |key: &JsValue| -> Result<JsValue, JsValue> {
-        let getter = typed_array_getter(key)?;
+        let descriptor = js_sys::Reflect::get_own_property_descriptor(&prototype, key)?;
+        let getter = js_sys::Reflect::get(&descriptor, &JsValue::from_str("get"))?;
         apply_caught(&getter, value, &js_sys::Array::new())
     };
     let kind = read(&js_sys::Symbol::to_string_tag().into()).ok().and_then(|t| t.as_string());

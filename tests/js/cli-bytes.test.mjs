@@ -9,31 +9,20 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+import { PKG, NOW, exampleBundle, localeEnv, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const { describeError, errorData, jsonOut } = await import(join(PKG, "bin", "load.mjs"));
 
 const CLI = join(PKG, "bin", "cli.mjs");
-const ENV = { ...process.env, LANG: "en_US.UTF-8" };
-delete ENV.LC_ALL;
-delete ENV.LC_MESSAGES;
+const ENV = localeEnv("en_US.UTF-8");
 const OPTIONS = { render: true, lang: "en", now: NOW };
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The example titled `title`, without reviews; `cjk` adds Chinese text to a source (digests fixed). */
 function bundle(title, { cjk = false, indent } = {}) {
-  const b = readJson("examples", "demo.bundle.json");
-  b.report.title = title;
-  b.reviews = [];
-  if (cjk) {
-    const source = b.sources[0];
-    source.content += "\n" + "中文填充,一段原文。".repeat(300);
-    const digest = ec.digestText(source.content);
-    for (const c of b.report.claims) for (const cit of c.citations) if (cit.ref.source_id === source.spec.source_id) cit.ref.digest = digest;
-  }
-  return JSON.stringify(b, null, indent);
+  return JSON.stringify(exampleBundle(ec, title, cjk ? "\n" + "中文填充,一段原文。".repeat(300) : ""), null, indent);
 }
 
 /** `bytes` with `bad` put in at byte `at`. */

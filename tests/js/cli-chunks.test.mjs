@@ -8,31 +8,20 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+import { ROOT, PKG, NOW, exampleBundle, localeEnv, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const { errorData, jsonOut, readInputFile } = await import(join(PKG, "bin", "load.mjs"));
 
 const CLI = join(PKG, "bin", "cli.mjs");
-const ENV = { ...process.env, LANG: "en_US.UTF-8" };
-delete ENV.LC_ALL;
-delete ENV.LC_MESSAGES;
+const ENV = localeEnv("en_US.UTF-8");
 const OPTIONS = { render: true, lang: "en", now: NOW };
 
 const tmp = (prefix) => mkdtempSync(join(tmpdir(), `evidence-check-${prefix}-`));
 
 /** The example titled `title`, without reviews; `heavy` adds 22 KB to a source (a slower check). */
 function bundle(title, heavy = false) {
-  const b = readJson("examples", "demo.bundle.json");
-  b.report.title = title;
-  b.reviews = [];
-  if (heavy) {
-    const source = b.sources[0];
-    source.content += "\n" + "填充文字。".repeat(1500);
-    const digest = ec.digestText(source.content);
-    for (const c of b.report.claims) for (const cit of c.citations) if (cit.ref.source_id === source.spec.source_id) cit.ref.digest = digest;
-  }
-  return JSON.stringify(b);
+  return JSON.stringify(exampleBundle(ec, title, heavy ? "\n" + "填充文字。".repeat(1500) : ""));
 }
 
 /** One result line as the CLI must print it: `tag` and the bundle's result, or its error. */

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+import { ROOT, PKG, NOW, localeEnv, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const CLI = join(PKG, "bin", "cli.mjs");
 const EXAMPLE = join(ROOT, "examples", "demo.bundle.json");
@@ -14,12 +14,7 @@ const ARTIFACT = readFileSync(join(ROOT, "examples", "demo.artifact.md"), "utf8"
 const REPORT_DIGEST = "1ce0154968e3344b65321a63ce8082d19a3c2b2960a2cb9ded546a4331090691";
 const ec = userRequire(userProject())("evidence-check");
 
-/** The environment with the locale set to `lang` (LC_ALL and LC_MESSAGES unset). */
-function locale(lang, extra = {}) {
-  const env = { ...process.env, LANG: lang, ...extra };
-  for (const k of ["LC_ALL", "LC_MESSAGES"]) if (!(k in extra)) delete env[k];
-  return env;
-}
+const locale = localeEnv;
 
 /** Runs the CLI in a Chinese locale (the reference's language, which these tests assume). */
 function run(...args) {

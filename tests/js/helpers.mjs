@@ -26,3 +26,25 @@ export function userRequire(dir) {
 export function readJson(...parts) {
   return JSON.parse(readFileSync(join(ROOT, ...parts), "utf8"));
 }
+
+/** The environment with the locale set to `lang` (LC_ALL and LC_MESSAGES unset unless in `extra`). */
+export function localeEnv(lang, extra = {}) {
+  const env = { ...process.env, LANG: lang, ...extra };
+  for (const k of ["LC_ALL", "LC_MESSAGES"]) if (!(k in extra)) delete env[k];
+  return env;
+}
+
+/** The example titled `title`, without reviews; `extra` appended to its first source, the
+ * citations of that source given the new text's digest (`ec.digestText`). */
+export function exampleBundle(ec, title, extra = "") {
+  const b = readJson("examples", "demo.bundle.json");
+  b.report.title = title;
+  b.reviews = [];
+  if (extra) {
+    const source = b.sources[0];
+    source.content += extra;
+    const digest = ec.digestText(source.content);
+    for (const c of b.report.claims) for (const cit of c.citations) if (cit.ref.source_id === source.spec.source_id) cit.ref.digest = digest;
+  }
+  return b;
+}

@@ -7,15 +7,13 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { ROOT, PKG, NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+import { ROOT, PKG, NOW, exampleBundle, localeEnv, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 
 const CLI = join(PKG, "bin", "cli.mjs");
 const EXAMPLE = join(ROOT, "examples", "demo.bundle.json");
-const ENV = { ...process.env, LANG: "en_US.UTF-8" };
-delete ENV.LC_ALL;
-delete ENV.LC_MESSAGES;
+const ENV = localeEnv("en_US.UTF-8");
 
 const tmp = (prefix) => mkdtempSync(join(tmpdir(), `evidence-check-${prefix}-`));
 const jsonLines = (text) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
@@ -56,11 +54,7 @@ test("an empty directory is unusable input (exit 3), not a pass", () => {
 
 test("check - with --jobs 2: one result line per bundle, in input order, unusable lines included", () => {
   // Bundles of very different cost (a few with a large source), so that the pool finishes them out of order.
-  const heavy = readJson("examples", "demo.bundle.json");
-  heavy.sources[0].content += "\n" + "填充文字。".repeat(1500);
-  heavy.reviews = [];
-  const digest = ec.digestText(heavy.sources[0].content);
-  for (const c of heavy.report.claims) for (const cit of c.citations) if (cit.ref.source_id === heavy.sources[0].spec.source_id) cit.ref.digest = digest;
+  const heavy = exampleBundle(ec, "heavy", "\n" + "填充文字。".repeat(1500));
   const lines = [];
   for (let i = 1; i <= 300; i++) {
     if (i % 50 === 7) lines.push("{ not json");

@@ -132,11 +132,22 @@ pub fn digest_text(text: &str) -> String {
 /// everything else kept.
 pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // Eight bytes at a time while none of them needs escaping.
+        if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        i += 1;
         if b >= 0x20 && b != b'"' && b != b'\\' {
             continue;
         }
+        let i = i - 1;
         let esc = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -159,6 +170,16 @@ pub fn write_json_string(out: &mut String, s: &str) {
     }
     out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
+}
+
+/// True when one of the eight bytes of `w` is a control character (below U+0020), `"`
+/// or `\\` (the bytes [`write_json_string`] escapes; a word with none is copied as it is).
+fn needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte is below n (n <= 128): the classic test, exact for whether one exists.
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH != 0;
+    below(w, 0x20) || below(w ^ (ONES * u64::from(b'"')), 1) || below(w ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// Canonical JSON: keys sorted by code point, no spaces, non-ASCII kept.

@@ -61,7 +61,7 @@ pub fn is_invisible(c: char) -> bool {
 /// Collapses whitespace as Python's `" ".join(text.split())` and appends each word to
 /// `out`: runs of characters that `plain` keeps as they are copied whole, every other
 /// character written by `escape`, which also gets the character before it in the word.
-fn collapse_and_escape(out: &mut String, text: &str, plain: fn(char) -> bool, escape: fn(&mut String, Option<char>, char)) {
+fn collapse_and_escape(out: &mut String, text: &str, plain: impl Fn(char) -> bool, escape: impl Fn(&mut String, Option<char>, char)) {
     let mut wrote = false;
     let mut space = false;
     let mut prev = None;
@@ -108,6 +108,7 @@ pub fn hardened(text: &str) -> String {
 /// Letters, digits and CJK ideographs are never shown nor escaped (the fast path of a
 /// text's most common characters; `is_shown` is false for them), and neither are CJK
 /// punctuation (U+3001–303F) and the full-width forms (U+FF01–FF5E); none is a space.
+#[inline]
 fn hardened_plain(ch: char) -> bool {
     ch.is_ascii_alphanumeric() || matches!(ch, '\u{4e00}'..='\u{9fff}' | '\u{3001}'..='\u{303f}' | '\u{ff01}'..='\u{ff5e}')
 }
@@ -144,6 +145,7 @@ pub fn literal(text: &str) -> String {
 }
 
 /// Characters [`literal`] keeps as they are (neither escaped nor Python whitespace).
+#[inline]
 fn literal_plain(ch: char) -> bool {
     !is_python_space(ch) && !matches!(ch, '&' | '<' | '>' | '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~')
 }

@@ -202,6 +202,17 @@ mod typed_writer {
     }
 
     proptest! {
+        /// A JSON string is written as `serde_json` writes it (which escapes what Python's
+        /// `json.dumps(ensure_ascii=False)` escapes), whatever the escapes' places among
+        /// the eight-byte words the writer skips.
+        #[test]
+        fn a_json_string_is_written_as_serde_json_writes_it(parts in proptest::collection::vec(text(), 0..12)) {
+            let s = parts.concat();
+            let mut out = String::new();
+            evidence_check::digest::write_json_string(&mut out, &s);
+            prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
+        }
+
         #[test]
         fn the_typed_writer_gives_the_value_trees_bytes(report in report()) {
             prop_assert_eq!(canonical_report(&report), canonical_report_via_value(&report));

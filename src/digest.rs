@@ -109,12 +109,14 @@ fn nibble(n: u8) -> char {
 
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |n: u8| DIGITS.get(usize::from(n & 15)).copied().unwrap_or(b'0');
+    let mut out = Vec::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(nibble(b >> 4));
-        s.push(nibble(*b));
+        out.extend_from_slice(&[digit(b >> 4), digit(*b)]);
     }
-    s
+    // ASCII hex digits only.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// SHA-256 hex of the UTF-8 bytes of `text`, exactly as given.

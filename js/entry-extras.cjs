@@ -3,7 +3,7 @@
 "use strict";
 const classes = require("./errors.js");
 module.exports = require("./evidence_check_extras.js");
-module.exports.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData);
+module.exports.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData, classes.jsonFromUtf16Buffer);
 delete module.exports.__registerErrorClasses;
 module.exports.EvidenceCheckError = classes.EvidenceCheckError;
 module.exports.ContractError = classes.ContractError;

@@ -248,6 +248,9 @@ struct ErrorClasses {
     /// it from [`crate::error::thrown_json`], and the entry's patched glue makes the error
     /// once the call has returned (an `Error` made here captures the wasm frames: 15–30 µs).
     data: Option<js_sys::Function>,
+    /// The entry's `jsonFromUtf16(units)`: when registered, a result with non-ASCII text
+    /// crosses as UTF-16 code units (see [`to_js`]).
+    json16: Option<Utf16Json>,
 }
 
 fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) {
@@ -284,17 +287,18 @@ thread_local! {
         let (contract_ctor, contract) = make_class("ContractError", &base);
         let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
         let object = classes_object(&base_ctor, &contract_ctor, &evidence_ctor);
-        ErrorClasses { contract, evidence, object, data: None }
+        ErrorClasses { contract, evidence, object, data: None, json16: None }
     });
 }
 
 /// Registers the package's own error classes (internal: the entries call it once).
 #[wasm_bindgen(js_name = __registerErrorClasses, skip_typescript)]
-pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, data: Option<js_sys::Function>) -> Result<(), JsValue> {
+pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, data: Option<js_sys::Function>, json16: Option<js_sys::Function>) -> Result<(), JsValue> {
     let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
         Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
     };
-    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), data };
+    let json16 = json16.map(JsCast::unchecked_into);
+    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), data, json16 };
     CLASSES.with(|c| *c.borrow_mut() = classes);
     Ok(())
 }
@@ -371,10 +375,41 @@ extern "C" {
     /// `Array.isArray` (throws for a revoked Proxy).
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn is_array_caught(value: &JsValue) -> Result<bool, JsValue>;
+    /// The entry's `jsonFromUtf16`: `JSON.parse` of JSON text given as UTF-16 code units.
+    type Utf16Json;
+    /// `Function.prototype.call`: the units arrive as a view of wasm memory, which the
+    /// function reads before it returns (it never calls back into the module).
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn call_units(this: &Utf16Json, this_arg: &JsValue, units: &[u16]) -> Result<JsValue, JsValue>;
+}
+
+/// The shortest JSON text with non-ASCII characters that crosses as UTF-16: below it, the
+/// reader's fixed cost (a call, a `Buffer`) outweighs what it saves (measured side by side
+/// on the replay: a review or an assessment's few Chinese messages cross faster as UTF-8).
+const UTF16_MIN_BYTES: usize = 1024;
+
+/// A result's JSON text with non-ASCII characters (Chinese messages, an artifact's
+/// Markdown) as a JS value through the entry's `jsonFromUtf16`, or `None` (not
+/// registered, or it threw). V8 turns UTF-8 with CJK text into a string at ~4 ns a byte
+/// (12 µs for a 2.4 KB artifact), UTF-16 code units at memcpy speed, and `JSON.parse`
+/// reads either alike; ASCII text is fastest as it is (a one-byte string).
+fn json_from_utf16(text: &str) -> Option<JsValue> {
+    CLASSES.with(|c| {
+        let classes = c.try_borrow().ok()?;
+        let reader = classes.json16.as_ref()?;
+        let mut units = Vec::with_capacity(text.len());
+        units.extend(text.encode_utf16());
+        reader.call_units(&JsValue::NULL, &units).ok()
+    })
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    if text.len() >= UTF16_MIN_BYTES && !text.is_ascii() {
+        if let Some(value) = json_from_utf16(&text) {
+            return Ok(value);
+        }
+    }
     JSON::parse(&text)
 }
 

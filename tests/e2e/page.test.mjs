@@ -300,6 +300,26 @@ test("served without a header (a static host), the page's own Content-Security-P
   assert.deepEqual(errors, []);
 });
 
+test("start-up: the .wasm and the scripts that load it are preloaded from the head, and each is fetched once", async () => {
+  const html = readFileSync(join(ROOT, "www", "index.html"), "utf8");
+  const preloaded = [...html.matchAll(/<link rel="(?:module)?preload" href="([^"]+)"/g)].map((m) => new URL(m[1], server.url).href);
+  assert.ok(preloaded.some((u) => u.endsWith("/pkg/evidence_check_bg.wasm")), String(preloaded));
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  // Each preload is the one request for its file: a preload the page does not take (a
+  // credentials mode that does not match init()'s fetch, a stale path) is a second download.
+  for (const url of preloaded) assert.equal(requests.filter((u) => u === url).length, 1, `${url}: ${requests.join(", ")}`);
+  // Every script the page's start imports is preloaded (a new import gets its link too).
+  for (const url of requests.filter((u) => /\.(m?js|wasm)$/.test(u) && !u.includes("/vendor/"))) assert.ok(preloaded.includes(url), `${url} is not preloaded`);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
 test("the served header forbids framing and matches the page's policy", async () => {
   const response = await fetch(server.url);
   const header = response.headers.get("content-security-policy");

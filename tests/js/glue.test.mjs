@@ -236,3 +236,50 @@ test("a string passed into the module arrives as its UTF-8 bytes, whatever its c
     for (const m of [ec, wasm]) assert.throws(() => m.digestText(text), (e) => e.code === "invalid_unicode", JSON.stringify(text));
   }
 });
+
+/** A golden case's store, report handle and reviews in module `ec`, for one render. */
+function rendered(ec, name) {
+  const c = readJson("tests", "data", "reference", "cases", name);
+  const store = new ec.EvidenceStore(c.specs ?? [], { now: NOW });
+  for (const step of c.ingest ?? []) store.ingest(c.scope, step.source_id, step.content);
+  const scope = c.report_scope ?? c.scope;
+  const report = ec.parseReport(JSON.stringify(c.report));
+  return { artifact: ec.render(scope, report, store, undefined, { now: NOW }), assessment: ec.assess(scope, report, store) };
+}
+
+test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 code units, and is the same value", async () => {
+  // The Node entry registers errors.js's `jsonFromUtf16Buffer`: count its calls.
+  fresh("index.js");
+  const classes = require(join(NODE, "errors.js"));
+  const reader = classes.jsonFromUtf16Buffer;
+  const seen = [];
+  classes.jsonFromUtf16Buffer = (units) => {
+    seen.push(units.length);
+    return reader(units);
+  };
+  for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
+  const ec = require(join(NODE, "index.js"));
+  classes.jsonFromUtf16Buffer = reader;
+  const name = "06_all_supported_render.json";
+  const fast = rendered(ec, name);
+  assert.match(fast.artifact.content, /逐项论断/);
+  // The artifact (2.4 KB of UTF-8, Chinese) crossed as UTF-16; the assessment is shorter.
+  assert.equal(seen.length, 1, `jsonFromUtf16Buffer calls: ${seen}`);
+  assert.ok(seen[0] >= 1024 && seen[0] === JSON.stringify(fast.artifact).length, `${seen}`);
+  // The same value, key order included, as the module's own JSON.parse of UTF-8 (the raw
+  // module, nothing registered) and as the web entry's TextDecoder reader.
+  const utf8 = rendered(inWasm().main, name);
+  assert.equal(JSON.stringify(fast), JSON.stringify(utf8));
+  const web = await import(join(PKG, "web", "index.js"));
+  web.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+  assert.equal(JSON.stringify(rendered(web, name)), JSON.stringify(utf8));
+  // Both readers, on every kind of character: astral (a surrogate pair), U+2028, U+FEFF
+  // in strings, the last code point; and on a view that starts inside its buffer.
+  const text = JSON.stringify({ "\uFEFF键": ["\uFEFF", "😀 𝄞", "\u2028", "\u{10FFFF}", "中".repeat(600)] });
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  for (const read of [classes.jsonFromUtf16, classes.jsonFromUtf16Buffer]) {
+    assert.equal(JSON.stringify(read(units.subarray(0))), text);
+    assert.equal(JSON.stringify(read(new Uint16Array(units.buffer, 2 * text.indexOf("["), text.length - text.indexOf("[") - 1))), text.slice(text.indexOf("["), -1));
+  }
+});

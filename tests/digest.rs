@@ -221,6 +221,10 @@ mod typed_writer {
         #[test]
         fn a_reviews_signed_payload_is_its_unsigned_value_in_canonical_form(review in review()) {
             prop_assert_eq!(signed_payload(&review), payload_via_value(&review));
+            // And the whole review, its signature included when it has one.
+            let mut whole = String::new();
+            evidence_check::digest::WriteCanonical::write_canonical(&review, &mut whole);
+            prop_assert_eq!(whole, canonical_json(&serde_json::to_value(&review).unwrap()));
         }
     }
 

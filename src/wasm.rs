@@ -397,9 +397,7 @@ fn json_from_utf16(text: &str) -> Option<JsValue> {
     CLASSES.with(|c| {
         let classes = c.try_borrow().ok()?;
         let reader = classes.json16.as_ref()?;
-        let mut units = Vec::with_capacity(text.len());
-        units.extend(text.encode_utf16());
-        reader.call_units(&JsValue::NULL, &units).ok()
+        reader.call_units(&JsValue::NULL, &crate::utf16::units(text)).ok()
     })
 }
 

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::citation::{Indexer, TextIndex};
 use crate::error::{ContractError, Violation, ViolationCode};
 
 /// Default limit on the size of a JSON input, in bytes (16 MiB).
@@ -241,4 +242,160 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
         return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
     }
     Ok(read.value)
+}
+
+// ---- issue 15 (r6-scale): a source's text out of its JSON string in one pass -----------
+
+/// The first `byte` in `bytes` at or after `from`, eight bytes at a time (wasm has 64-bit
+/// integers; `memchr`'s portable search reads `usize` words, 4 bytes in wasm32, and each
+/// call pays a set-up that a search every few dozen bytes feels).
+pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let rest = bytes.get(from..)?;
+    let pattern = LO * u64::from(byte);
+    // A zero byte of `word ^ pattern` is a `byte` of the text; the lowest flag is always a
+    // real one.
+    let found = |w: &[u8]| {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ pattern;
+        x.wrapping_sub(LO) & !x & HI
+    };
+    // 32 bytes a step (one test of four words), then the word, then the byte.
+    let groups = rest.chunks_exact(32);
+    let tail = groups.remainder();
+    for (g, group) in groups.enumerate() {
+        if group.chunks_exact(8).fold(0, |any, w| any | found(w)) != 0 {
+            let (k, flags) = group.chunks_exact(8).map(found).enumerate().find(|(_, f)| *f != 0)?;
+            return Some(from + g * 32 + k * 8 + (flags.trailing_zeros() / 8) as usize);
+        }
+    }
+    tail.iter().position(|b| *b == byte).map(|i| from + (rest.len() - tail.len()) + i)
+}
+
+/// A source's text read out of its JSON string by [`string_normalized`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct SourceText {
+    /// The text, LF-normalised.
+    pub text: String,
+    /// Its length in UTF-8 bytes as given (before normalisation).
+    pub given_bytes: usize,
+    /// Its code-point index (the one [`TextIndex::new`] makes).
+    pub index: TextIndex,
+}
+
+/// The text of a JSON string literal (`raw`: the literal as it stands in JSON text, its
+/// quotes included, already read by serde_json: no raw control character, every escape
+/// well-formed) with its newlines normalised as a source's are
+/// ([`crate::digest::normalize_newlines`]: CRLF and lone CR become LF), decoded and
+/// indexed in one pass. `None` when `raw` is not a string or holds a `\u` escape of a
+/// lone surrogate (which serde_json refuses as well).
+pub fn string_normalized(raw: &str) -> Option<SourceText> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const BACKSLASH: u64 = LO * b'\\' as u64;
+    let bytes = raw.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let len = bytes.len();
+    // The text is never longer than its JSON form (an escape of n bytes stands for at
+    // most n bytes of UTF-8), so `w` (bytes written) never passes `r` (bytes read) and
+    // every write below lands inside the capacity.
+    let mut out: Vec<u8> = Vec::with_capacity(len);
+    let dst = out.as_mut_ptr();
+    let mut index = Indexer::with_capacity(len);
+    let (mut r, mut w, mut dropped) = (0, 0, 0);
+    // `w` just after the LF a CR became: an LF written next is dropped (CRLF).
+    let mut after_cr = usize::MAX;
+    loop {
+        // Eight bytes at a time up to the next backslash, each word copied whole (its
+        // bytes past a backslash are overwritten next).
+        while let Some(word) = bytes.get(r..r + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([b'\\'; 8]));
+            let x = word ^ BACKSLASH;
+            let found = x.wrapping_sub(LO) & !x & HI;
+            // SAFETY: w <= r and r + 8 <= len <= capacity.
+            unsafe { dst.add(w).cast::<u64>().write_unaligned(word) };
+            if found != 0 {
+                let run = (found.trailing_zeros() / 8) as usize;
+                if run > 0 {
+                    index.word_part(w, word, run);
+                }
+                r += run;
+                w += run;
+                break;
+            }
+            index.word(w, word);
+            r += 8;
+            w += 8;
+        }
+        while let Some(b) = bytes.get(r).filter(|b| **b != b'\\') {
+            // SAFETY: w <= r < len <= capacity.
+            unsafe { dst.add(w).write(*b) };
+            index.bytes(w, &[*b]);
+            r += 1;
+            w += 1;
+        }
+        if r >= len {
+            break;
+        }
+        let c = match *bytes.get(r + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = hex4(bytes.get(r + 2..r + 6)?)?;
+                r += 4;
+                let code = match unit {
+                    0xD800..=0xDBFF => {
+                        let low = bytes.get(r + 2..r + 8).and_then(|e| hex4(e.strip_prefix(b"\\u")?)).filter(|l| (0xDC00..=0xDFFF).contains(l))?;
+                        r += 6;
+                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    _ => unit,
+                };
+                // A lone surrogate is no `char`.
+                char::from_u32(code)?
+            }
+            _ => return None,
+        };
+        r += 2;
+        // Only an escape gives a CR or an LF: JSON text holds none raw inside a string.
+        if c == '\n' && w == after_cr {
+            dropped += 1;
+            after_cr = usize::MAX;
+            continue;
+        }
+        let cr = c == '\r';
+        let c = if cr { '\n' } else { c };
+        let mut buf = [0; 4];
+        let encoded: &[u8] = c.encode_utf8(&mut buf).as_bytes();
+        match encoded {
+            [_] => index.ascii(w),
+            _ => index.bytes(w, encoded),
+        }
+        for b in encoded {
+            // SAFETY: the escape read was at least as long as its character in UTF-8,
+            // so w <= r - 1 here.
+            unsafe { dst.add(w).write(*b) };
+            w += 1;
+        }
+        if cr {
+            after_cr = w;
+        }
+    }
+    // SAFETY: the first `w` bytes were written above; w <= len = capacity.
+    unsafe { out.set_len(w) };
+    // SAFETY: `out` is whole runs of a `str` cut at ASCII backslashes, and whole
+    // characters encoded by `char::encode_utf8`: UTF-8.
+    let text = unsafe { String::from_utf8_unchecked(out) };
+    Some(SourceText { text, given_bytes: w + dropped, index: index.finish() })
+}
+
+/// Four hex digits (either case) as a number.
+fn hex4(digits: &[u8]) -> Option<u32> {
+    let digits: &[u8; 4] = digits.try_into().ok()?;
+    digits.iter().try_fold(0, |n, d| Some(n * 16 + char::from(*d).to_digit(16)?))
 }

@@ -8,17 +8,21 @@ export const stamp = (i) => `2026-11-${String(1 + ((i / 86400) | 0) % 28).padSta
 /** A flat copy of a (concatenated) string, so that the timed call does not flatten it. */
 export const flat = (s) => (s.indexOf("\u0001"), s);
 
-const UNIT = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
-const NORM_UNIT = UNIT.replace(/\r\n/g, "\n");
-const UNIT_CP = [...NORM_UNIT].length;
-const QUOTE_AT = [...NORM_UNIT.slice(0, NORM_UNIT.indexOf("中文"))].length;
-const QUOTE = "中文资料 works offline 😀";
-const QUOTE_CP = [...QUOTE].length;
+/** The line a scale text repeats, and the quote cited in it: CJK, astral characters, CRLF (the bench's), or all ASCII with LF. */
+const UNITS = {
+  cjk: { unit: "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n", quote: "中文资料 works offline 😀" },
+  ascii: { unit: "The X tool keeps 64 entries; the data works offline, as cited here.\n", quote: "the data works offline" },
+};
 
 const FETCHED = "2026-11-29T00:00:00+00:00";
 
 /** `sources` distinct texts of ~`bytes` (one base text and a trailing tag each), `claims` × 4 citations late in them. */
-export function makeBundle(sources, claims, bytes) {
+export function makeBundle(sources, claims, bytes, kind = "cjk") {
+  const { unit: UNIT, quote: QUOTE } = UNITS[kind];
+  const NORM_UNIT = UNIT.replace(/\r\n/g, "\n");
+  const UNIT_CP = [...NORM_UNIT].length;
+  const QUOTE_AT = [...NORM_UNIT.slice(0, NORM_UNIT.indexOf(QUOTE))].length;
+  const QUOTE_CP = [...QUOTE].length;
   const units = Math.floor(bytes / Buffer.byteLength(UNIT));
   const base = UNIT.repeat(units);
   const tagged = (i, run = "") => `${base}<!-- source ${i}${run} -->\r\n`;

@@ -8,7 +8,7 @@
 // after the calls: wasm memory never shrinks, so this is its peak). The results of A and B
 // are compared once per form (the same JSON). Copy a build first (cp -r pkg /tmp/old/pkg),
 // rebuild, then:
-//   A=/tmp/old/pkg B=pkg [ROUNDS=7] [SOURCES=64] [CLAIMS=1000] [BYTES=1048576] node bench/scale-split.mjs
+//   A=/tmp/old/pkg B=pkg [ROUNDS=7] [SOURCES=64] [CLAIMS=1000] [BYTES=1048576] [TEXT=cjk|ascii] node bench/scale-split.mjs
 import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
@@ -33,7 +33,7 @@ const builds = { A: load(process.env.A), B: load(process.env.B) };
 WebAssembly.Instance = Instance;
 
 const ROUNDS = +(process.env.ROUNDS ?? 7);
-const b = makeBundle(+(process.env.SOURCES ?? 64), +(process.env.CLAIMS ?? 1000), +(process.env.BYTES ?? 1024 * 1024));
+const b = makeBundle(+(process.env.SOURCES ?? 64), +(process.env.CLAIMS ?? 1000), +(process.env.BYTES ?? 1024 * 1024), process.env.TEXT ?? "cjk");
 const NOW = "2026-11-29T00:00:00+00:00";
 const options = { now: NOW, render: false, maxSources: b.sources, maxSourceBytes: b.maxBytes + 64, maxClaims: b.claims, maxInputBytes: b.textLength * 3 };
 const forms = {

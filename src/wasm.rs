@@ -424,28 +424,15 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     };
     // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
-    // (Its first byte, 0xEF, is looked for eight bytes at a time: rare in text, it opens
-    // only U+F000..U+FFFF; `memmem` looked for 0xBF/0xBD, continuation bytes common in CJK
-    // text, ~6 % of checkBundle on 64 MB.) Text of as many bytes as UTF-16 units is all
-    // ASCII: it holds no U+FFFD.
+    // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
+    // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
+    // Text of as many bytes as UTF-16 units is all ASCII: it holds no U+FFFD.
     let text = String::from(s);
-    let replaced = text.len() != s.length() as usize && holds_replacement(text.as_bytes());
+    let replaced = text.len() != s.length() as usize && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !s.is_valid_utf16() {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }
     Ok(text)
-}
-
-/// Whether UTF-8 `bytes` hold a U+FFFD (EF BF BD).
-fn holds_replacement(bytes: &[u8]) -> bool {
-    let mut at = 0;
-    while let Some(lead) = crate::contract::json::find_byte(bytes, at, 0xEF) {
-        if bytes.get(lead + 1..lead + 3) == Some(&[0xBF, 0xBD]) {
-            return true;
-        }
-        at = lead + 1;
-    }
-    false
 }
 
 /// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.

@@ -5,7 +5,7 @@
 
 use evidence_check::bundle::{check_bundle_owned, check_read, read_for_check, BundleOptions};
 use evidence_check::citation::TextIndex;
-use evidence_check::contract::json::{find_byte, string_normalized, SourceText};
+use evidence_check::contract::json::{string_normalized, SourceText};
 use evidence_check::contract::{Contract, Limits};
 use evidence_check::digest::normalize_newlines;
 use evidence_check::{Bundle, Clock, Policy};
@@ -90,18 +90,6 @@ fn lone_surrogates_and_values_that_are_not_strings_are_refused_as_serde_json_ref
     }
     // A pair is one character.
     assert_eq!(string_normalized(r#""\ud83d\ude00""#).map(|t| (t.text, t.given_bytes)), Some(("😀".to_owned(), 4)));
-}
-
-#[test]
-fn find_byte_finds_the_first_at_or_after_the_start() {
-    let bytes: Vec<u8> = (0..100u8).map(|i| if i % 23 == 5 { 0xEF } else { b'a' + i % 20 }).collect();
-    for from in 0..=bytes.len() + 1 {
-        let naive = bytes.get(from..).and_then(|r| r.iter().position(|b| *b == 0xEF)).map(|i| from + i);
-        assert_eq!(find_byte(&bytes, from, 0xEF), naive, "from {from}");
-    }
-    // A byte just above the one looked for (a borrow into the next byte) is no match.
-    assert_eq!(find_byte(&[0x01, 0x01, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01], 0, 0x01), Some(0));
-    assert_eq!(find_byte(&[0x02, 0x01, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01], 0, 0x00), Some(2));
 }
 
 fn demo() -> Value {

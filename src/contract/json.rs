@@ -246,32 +246,6 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
 
 // ---- issue 15 (r6-scale): a source's text out of its JSON string in one pass -----------
 
-/// The first `byte` in `bytes` at or after `from`, eight bytes at a time (wasm has 64-bit
-/// integers; `memchr`'s portable search reads `usize` words, 4 bytes in wasm32, and each
-/// call pays a set-up that a search every few dozen bytes feels).
-pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let rest = bytes.get(from..)?;
-    let pattern = LO * u64::from(byte);
-    // A zero byte of `word ^ pattern` is a `byte` of the text; the lowest flag is always a
-    // real one.
-    let found = |w: &[u8]| {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ pattern;
-        x.wrapping_sub(LO) & !x & HI
-    };
-    // 32 bytes a step (one test of four words), then the word, then the byte.
-    let groups = rest.chunks_exact(32);
-    let tail = groups.remainder();
-    for (g, group) in groups.enumerate() {
-        if group.chunks_exact(8).fold(0, |any, w| any | found(w)) != 0 {
-            let (k, flags) = group.chunks_exact(8).map(found).enumerate().find(|(_, f)| *f != 0)?;
-            return Some(from + g * 32 + k * 8 + (flags.trailing_zeros() / 8) as usize);
-        }
-    }
-    tail.iter().position(|b| *b == byte).map(|i| from + (rest.len() - tail.len()) + i)
-}
-
 /// A source's text read out of its JSON string by [`string_normalized`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct SourceText {

@@ -109,12 +109,14 @@ fn nibble(n: u8) -> char {
 
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |n: u8| DIGITS.get(usize::from(n & 15)).copied().unwrap_or(b'0');
+    let mut out = Vec::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(nibble(b >> 4));
-        s.push(nibble(*b));
+        out.extend_from_slice(&[digit(b >> 4), digit(*b)]);
     }
-    s
+    // ASCII hex digits only.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// SHA-256 hex of the UTF-8 bytes of `text`, exactly as given.
@@ -132,33 +134,54 @@ pub fn digest_text(text: &str) -> String {
 /// everything else kept.
 pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            0..=0x1f => Some(""),
-            _ => None,
-        };
-        if let Some(esc) = esc {
-            out.push_str(s.get(start..i).unwrap_or(""));
-            if esc.is_empty() {
-                out.push_str("\\u00");
-                out.push(nibble(b >> 4));
-                out.push(nibble(b));
-            } else {
-                out.push_str(esc);
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // Eight bytes at a time while none of them needs escaping.
+        if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
             }
-            start = i + 1;
         }
+        i += 1;
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            continue;
+        }
+        let i = i - 1;
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            _ => "",
+        };
+        out.push_str(s.get(start..i).unwrap_or(""));
+        if esc.is_empty() {
+            out.push_str("\\u00");
+            out.push(nibble(b >> 4));
+            out.push(nibble(b));
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
     }
     out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
+}
+
+/// True when one of the eight bytes of `w` is a control character (below U+0020), `"`
+/// or `\\` (the bytes [`write_json_string`] escapes; a word with none is copied as it is).
+fn needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte is below n (n <= 128): the classic test, exact for whether one exists.
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH != 0;
+    below(w, 0x20) || below(w ^ (ONES * u64::from(b'"')), 1) || below(w ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// Canonical JSON: keys sorted by code point, no spaces, non-ASCII kept.
@@ -202,8 +225,18 @@ fn write_canonical(out: &mut String, v: &Value) {
     }
 }
 
-/// The canonical JSON of a report, with every default field present.
+/// The canonical JSON of a report, with every default field present: the same bytes as
+/// [`canonical_json`] of the report's `serde_json::to_value`, written straight from the
+/// typed report (its keys in code-point order in code, no `Value` tree, no sort).
 pub fn canonical_report(report: &Report) -> String {
+    let mut out = String::with_capacity(canonical_size_hint(report));
+    report.write_canonical(&mut out);
+    out
+}
+
+/// The canonical JSON of a report through its `serde_json::Value` (the test oracle of
+/// [`canonical_report`]).
+pub fn canonical_report_via_value(report: &Report) -> String {
     // Serialising plain structs of strings and integers cannot fail.
     serde_json::to_value(report).map(|v| canonical_json(&v)).unwrap_or_default()
 }
@@ -211,4 +244,150 @@ pub fn canonical_report(report: &Report) -> String {
 /// The report digest: SHA-256 hex of the report's canonical JSON.
 pub fn report_digest(report: &Report) -> String {
     sha256_hex(&canonical_report(report))
+}
+
+/// A little more than the text the report's canonical JSON holds (one allocation).
+fn canonical_size_hint(report: &Report) -> usize {
+    let citations: usize = report
+        .claims
+        .iter()
+        .flat_map(|c| &c.citations)
+        .map(|c| c.citation_id.len() + c.quote.len() + c.source_ref.source_id.len() + c.source_ref.digest.len() + 128)
+        .sum();
+    let claims: usize = report.claims.iter().map(|c| c.claim_id.len() + c.text.len() + c.rationale.len() + 96).sum();
+    let conflicts: usize = report.conflicts.iter().map(|c| c.reason.len() + c.claim_ids.iter().map(|i| i.len() + 3).sum::<usize>() + 32).sum();
+    let gaps: usize = report.gaps.iter().map(|g| g.len() + 3).sum();
+    report.title.len() + citations + claims + conflicts + gaps + 64
+}
+
+/// Writes a value as canonical JSON (keys in code-point order, no spaces, non-ASCII
+/// kept), as [`canonical_json`] writes its `serde_json::Value`. Each struct writes its
+/// keys in sorted order itself; a test compares every writer with the `Value` path.
+pub trait WriteCanonical {
+    fn write_canonical(&self, out: &mut String);
+}
+
+impl WriteCanonical for str {
+    fn write_canonical(&self, out: &mut String) {
+        write_json_string(out, self);
+    }
+}
+
+impl WriteCanonical for String {
+    fn write_canonical(&self, out: &mut String) {
+        write_json_string(out, self);
+    }
+}
+
+impl WriteCanonical for u64 {
+    fn write_canonical(&self, out: &mut String) {
+        write_u64(out, *self);
+    }
+}
+
+impl<T: WriteCanonical> WriteCanonical for [T] {
+    fn write_canonical(&self, out: &mut String) {
+        out.push('[');
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            item.write_canonical(out);
+        }
+        out.push(']');
+    }
+}
+
+impl<T: WriteCanonical> WriteCanonical for Vec<T> {
+    fn write_canonical(&self, out: &mut String) {
+        self.as_slice().write_canonical(out);
+    }
+}
+
+/// Writes `{"k1":v1,"k2":v2,…}`; the keys must come in code-point order (and need no
+/// escaping: they are the structs' field names).
+pub(crate) fn write_object(out: &mut String, fields: &[(&str, &dyn WriteCanonical)]) {
+    out.push('{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\":");
+        value.write_canonical(out);
+    }
+    out.push('}');
+}
+
+/// Decimal digits of an unsigned integer, as `serde_json` writes a number.
+pub(crate) fn write_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    // ASCII digits only.
+    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0"));
+}
+
+impl WriteCanonical for crate::contract::SourceRef {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(out, &[("digest", &self.digest), ("revision", &self.revision), ("source_id", &self.source_id)]);
+    }
+}
+
+impl WriteCanonical for crate::contract::Citation {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(
+            out,
+            &[("citation_id", &self.citation_id), ("end", &self.end), ("quote", &self.quote), ("ref", &self.source_ref), ("start", &self.start)],
+        );
+    }
+}
+
+impl WriteCanonical for crate::contract::Claim {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(
+            out,
+            &[
+                ("citations", &self.citations),
+                ("claim_id", &self.claim_id),
+                ("kind", &self.kind),
+                ("rationale", &self.rationale),
+                ("text", &self.text),
+            ],
+        );
+    }
+}
+
+impl WriteCanonical for crate::contract::ClaimKind {
+    fn write_canonical(&self, out: &mut String) {
+        write_json_string(out, self.as_str());
+    }
+}
+
+impl WriteCanonical for crate::contract::Conflict {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(out, &[("claim_ids", &self.claim_ids), ("reason", &self.reason)]);
+    }
+}
+
+impl WriteCanonical for Report {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(out, &[("claims", &self.claims), ("conflicts", &self.conflicts), ("gaps", &self.gaps), ("title", &self.title)]);
+    }
+}
+
+impl WriteCanonical for crate::contract::Scope {
+    fn write_canonical(&self, out: &mut String) {
+        write_object(out, &[("tenant_id", &self.tenant_id), ("user_id", &self.user_id)]);
+    }
 }

@@ -38,9 +38,16 @@ pub enum Escaping {
 impl Escaping {
     /// Escapes one text for the artifact.
     pub fn text(self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 16);
+        self.write(&mut out, text);
+        out
+    }
+
+    /// Appends `text`, escaped for the artifact, to `out`.
+    pub fn write(self, out: &mut String, text: &str) {
         match self {
-            Escaping::Hardened => hardened(text),
-            Escaping::Reference => literal(text),
+            Escaping::Hardened => collapse_and_escape(out, text, hardened_plain, hardened_char),
+            Escaping::Reference => collapse_and_escape(out, text, literal_plain, literal_char),
         }
     }
 }
@@ -51,21 +58,41 @@ pub fn is_invisible(c: char) -> bool {
     crate::visible::is_hidden(c)
 }
 
-/// Collapses whitespace as Python's `" ".join(text.split())` and writes each character
-/// of each word with `escape`, which also gets the character before it in the word.
-fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, char)) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        let mut prev = None;
-        for ch in word.chars() {
-            escape(&mut out, prev, ch);
+/// Collapses whitespace as Python's `" ".join(text.split())` and appends each word to
+/// `out`: runs of characters that `plain` keeps as they are copied whole, every other
+/// character written by `escape`, which also gets the character before it in the word.
+fn collapse_and_escape(out: &mut String, text: &str, plain: impl Fn(char) -> bool, escape: impl Fn(&mut String, Option<char>, char)) {
+    let mut wrote = false;
+    let mut space = false;
+    let mut prev = None;
+    // The start of the run of plain characters not yet copied.
+    let mut run = 0;
+    for (i, ch) in text.char_indices() {
+        if plain(ch) {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            wrote = true;
             prev = Some(ch);
+            continue;
         }
+        out.push_str(text.get(run..i).unwrap_or(""));
+        run = i + ch.len_utf8();
+        if is_python_space(ch) {
+            space |= wrote;
+            prev = None;
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        wrote = true;
+        escape(out, prev, ch);
+        prev = Some(ch);
     }
-    out
+    out.push_str(text.get(run..).unwrap_or(""));
 }
 
 /// The hardened escaping (see [`Escaping::Hardened`]). `@` is shown as `⟦U+0040⟧`:
@@ -75,22 +102,29 @@ fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, ch
 /// the domain stops both; an invisible one (a word joiner) would be carried unseen into
 /// every copy of the text, and `@name` after it would still notify.
 pub fn hardened(text: &str) -> String {
-    collapse_and_escape(text, |out, prev, ch| {
-        // Letters, digits and CJK ideographs are never shown (the fast path of a text's
-        // most common characters; `is_shown` is false for them).
-        if ch.is_ascii_alphanumeric() || ('\u{4e00}'..='\u{9fff}').contains(&ch) {
-            out.push(ch);
-        } else if ch == '@' {
-            crate::visible::push_shown(out, ch);
-        } else if ch.is_ascii_punctuation() {
-            out.push('\\');
-            out.push(ch);
-        } else if crate::visible::is_shown(prev, ch) {
-            crate::visible::push_shown(out, ch);
-        } else {
-            out.push(ch);
-        }
-    })
+    Escaping::Hardened.text(text)
+}
+
+/// Letters, digits and CJK ideographs are never shown nor escaped (the fast path of a
+/// text's most common characters; `is_shown` is false for them), and neither are CJK
+/// punctuation (U+3001–303F) and the full-width forms (U+FF01–FF5E); none is a space.
+#[inline]
+fn hardened_plain(ch: char) -> bool {
+    ch.is_ascii_alphanumeric() || matches!(ch, '\u{4e00}'..='\u{9fff}' | '\u{3001}'..='\u{303f}' | '\u{ff01}'..='\u{ff5e}')
+}
+
+/// One character of the hardened escaping that is not [`hardened_plain`] nor a space.
+fn hardened_char(out: &mut String, prev: Option<char>, ch: char) {
+    if ch == '@' {
+        crate::visible::push_shown(out, ch);
+    } else if ch.is_ascii_punctuation() {
+        out.push('\\');
+        out.push(ch);
+    } else if crate::visible::is_shown(prev, ch) {
+        crate::visible::push_shown(out, ch);
+    } else {
+        out.push(ch);
+    }
 }
 
 /// A rendered report.
@@ -107,16 +141,26 @@ pub struct Artifact {
 /// `" ".join(text.split())`, `& < >` as entities, and ``\ ` * _ { } [ ] ( ) # + - . ! | > ~``
 /// backslash-escaped.
 pub fn literal(text: &str) -> String {
-    collapse_and_escape(text, |out, _, ch| match ch {
+    Escaping::Reference.text(text)
+}
+
+/// Characters [`literal`] keeps as they are (neither escaped nor Python whitespace).
+#[inline]
+fn literal_plain(ch: char) -> bool {
+    !is_python_space(ch) && !matches!(ch, '&' | '<' | '>' | '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~')
+}
+
+/// One character [`literal`] escapes.
+fn literal_char(out: &mut String, _: Option<char>, ch: char) {
+    match ch {
         '&' => out.push_str("&amp;"),
         '<' => out.push_str("&lt;"),
         '>' => out.push_str("&gt;"),
-        '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~' => {
+        _ => {
             out.push('\\');
             out.push(ch);
         }
-        _ => out.push(ch),
-    })
+    }
 }
 
 /// Renders the artifact; refuses an invalid report and an oversize artifact.
@@ -302,7 +346,6 @@ pub fn render_checked_detailed(
         ClaimState::PendingReview => t.states[4],
         ClaimState::Invalid => t.states[5],
     };
-    let literal = |t: &str| escaping.text(t);
     let a = &checked.assessment;
     if a.status == Status::Invalid {
         return Err((RenderErrorKind::ReportInvalid, None));
@@ -312,100 +355,118 @@ pub fn render_checked_detailed(
     let number = |citation_id: &str| numbers.get(citation_id).copied().unwrap_or(0);
     let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);
 
-    let mut lines: Vec<String> = vec![
-        format!("# {}", literal(&report.title)),
-        String::new(),
-        t.candidate.into(),
-        String::new(),
-        format!("{}{}{}{}", t.status, a.status.as_str(), t.exported, clock.now()),
-        String::new(),
-        format!("{}{}", t.digest, a.report_digest),
-        String::new(),
-    ];
+    // Each line is written with the line feed that ends it (an empty line is "\n"); the
+    // reference joins its lines with "\n", so the last line feed is dropped at the end.
+    let mut out = String::with_capacity(artifact_size_hint(report, checked));
+    let o = &mut out;
+    let lit = |o: &mut String, text: &str| escaping.write(o, text);
+    push_all(o, &["# "]);
+    lit(o, &report.title);
+    push_all(o, &["\n\n", t.candidate, "\n\n", t.status, a.status.as_str(), t.exported, &clock.now(), "\n\n"]);
+    push_all(o, &[t.digest, &a.report_digest, "\n\n"]);
     if fixture {
-        lines.extend([t.fixture.into(), String::new()]);
+        push_all(o, &[t.fixture, "\n\n"]);
     }
-    lines.extend([t.claims.into(), String::new()]);
+    push_all(o, &[t.claims, "\n\n"]);
     for claim in &report.claims {
-        let links: Vec<String> = claim
-            .citations
-            .iter()
-            .map(|c| {
-                let n = number(&c.citation_id);
-                format!("[{n}](#source-{n})")
-            })
-            .collect();
         let state = label(a.state(&claim.claim_id).unwrap_or(ClaimState::Invalid));
         let kind = match claim.kind {
             ClaimKind::Fact => t.fact,
             ClaimKind::Inference => t.inference,
         };
-        lines.push(format!("- **{} / {kind} / {state}**{}{} {}", literal(&claim.claim_id), t.colon, literal(&claim.text), links.join(" ")));
-        lines.push(String::new());
+        o.push_str("- **");
+        lit(o, &claim.claim_id);
+        push_all(o, &[" / ", kind, " / ", state, "**", t.colon]);
+        lit(o, &claim.text);
+        o.push(' ');
+        for (i, c) in claim.citations.iter().enumerate() {
+            let n = number(&c.citation_id);
+            if i > 0 {
+                o.push(' ');
+            }
+            o.push('[');
+            push_number(o, n as u64);
+            o.push_str("](#source-");
+            push_number(o, n as u64);
+            o.push(')');
+        }
+        o.push_str("\n\n");
         if !claim.rationale.is_empty() {
-            lines.extend([format!("{}{}", t.rationale, literal(&claim.rationale)), String::new()]);
+            o.push_str(t.rationale);
+            lit(o, &claim.rationale);
+            o.push_str("\n\n");
         }
         if let Some(review) = checked.reviews.get(claim.claim_id.as_str()) {
-            lines.push(format!(
-                "{}{}{}{}{}{}",
-                t.review,
-                literal(review.verdict.as_str()),
-                t.sep,
-                literal(&review.note),
-                t.sep,
-                literal(&review.reviewed_at)
-            ));
-            lines.push(String::new());
+            o.push_str(t.review);
+            lit(o, review.verdict.as_str());
+            o.push_str(t.sep);
+            lit(o, &review.note);
+            o.push_str(t.sep);
+            lit(o, &review.reviewed_at);
+            o.push_str("\n\n");
         }
     }
-    lines.extend([t.conflicts_gaps.into(), String::new()]);
+    push_all(o, &[t.conflicts_gaps, "\n\n"]);
     for conflict in &report.conflicts {
-        // The reference leaves conflict ids as they are (identifiers); hardened escapes them too.
-        let ids: Vec<String> = match escaping {
-            Escaping::Reference => conflict.claim_ids.clone(),
-            Escaping::Hardened => conflict.claim_ids.iter().map(|id| literal(id)).collect(),
-        };
-        lines.extend([format!("{}{}{}{}", t.conflict, ids.join(", "), t.colon, literal(&conflict.reason)), String::new()]);
+        o.push_str(t.conflict);
+        for (i, id) in conflict.claim_ids.iter().enumerate() {
+            if i > 0 {
+                o.push_str(", ");
+            }
+            // The reference leaves conflict ids as they are (identifiers); hardened escapes them too.
+            match escaping {
+                Escaping::Reference => o.push_str(id),
+                Escaping::Hardened => lit(o, id),
+            }
+        }
+        o.push_str(t.colon);
+        lit(o, &conflict.reason);
+        o.push_str("\n\n");
     }
     for gap in &report.gaps {
-        lines.extend([format!("{}{}", t.gap, literal(gap)), String::new()]);
+        o.push_str(t.gap);
+        lit(o, gap);
+        o.push_str("\n\n");
     }
     if report.conflicts.is_empty() && report.gaps.is_empty() {
-        lines.extend([t.none.into(), String::new()]);
+        push_all(o, &[t.none, "\n\n"]);
     }
-    lines.extend([t.passages.into(), String::new()]);
+    push_all(o, &[t.passages, "\n\n"]);
     for (i, (citation, snapshot)) in checked.citations.iter().enumerate() {
-        let n = i + 1;
+        let n = (i + 1) as u64;
         let start = usize::try_from(citation.start).unwrap_or(usize::MAX);
         let end = usize::try_from(citation.end).unwrap_or(usize::MAX);
         let start_line = snapshot.index.line_of(&snapshot.content, start);
         let end_line = snapshot.index.line_of(&snapshot.content, end.saturating_sub(1));
-        lines.extend([
-            format!("<a id=\"source-{n}\"></a>"),
-            String::new(),
-            format!("{}{n}{}{}", t.citation, t.colon, literal(&snapshot.spec.title)),
-            String::new(),
-            format!("{}{}{}{}", t.source, literal(&snapshot.spec.locator), t.kind, snapshot.spec.kind.as_str()),
-            String::new(),
-            format!("{}{}{}{}", t.revision, citation.source_ref.revision, t.sha, citation.source_ref.digest),
-            String::new(),
-            format!(
-                "{}{}{}[{}, {}){}{start_line}—{end_line}",
-                t.fetched,
-                literal(&snapshot.fetched_at),
-                t.range,
-                citation.start,
-                citation.end,
-                t.lines
-            ),
-            String::new(),
-            format!("> {}", literal(&citation.quote)),
-            String::new(),
-        ]);
+        o.push_str("<a id=\"source-");
+        push_number(o, n);
+        push_all(o, &["\"></a>\n\n", t.citation]);
+        push_number(o, n);
+        o.push_str(t.colon);
+        lit(o, &snapshot.spec.title);
+        push_all(o, &["\n\n", t.source]);
+        lit(o, &snapshot.spec.locator);
+        push_all(o, &[t.kind, snapshot.spec.kind.as_str(), "\n\n", t.revision]);
+        push_number(o, citation.source_ref.revision);
+        push_all(o, &[t.sha, &citation.source_ref.digest, "\n\n", t.fetched]);
+        lit(o, &snapshot.fetched_at);
+        push_all(o, &[t.range, "["]);
+        push_number(o, citation.start);
+        o.push_str(", ");
+        push_number(o, citation.end);
+        push_all(o, &[")", t.lines]);
+        push_number(o, start_line as u64);
+        o.push('—');
+        push_number(o, end_line as u64);
+        o.push_str("\n\n> ");
+        lit(o, &citation.quote);
+        o.push_str("\n\n");
     }
-    let content = lines.join("\n");
+    out.pop();
+    let content = out;
     let p = &checked.policy;
-    let chars = content.chars().count();
+    // A text has no more code points than bytes: count them only when that could matter.
+    let chars = if content.len() <= p.max_artifact_chars { content.len() } else { content.chars().count() };
     if content.len() > p.max_artifact_bytes || chars > p.max_artifact_chars {
         use crate::error::Detail;
         let detail = if content.len() > p.max_artifact_bytes {
@@ -421,6 +482,30 @@ pub fn render_checked_detailed(
         report_digest: a.report_digest.clone(),
         status: a.status,
     })
+}
+
+/// Appends each text in turn.
+fn push_all(out: &mut String, parts: &[&str]) {
+    for part in parts {
+        out.push_str(part);
+    }
+}
+
+/// Appends an integer's decimal digits.
+fn push_number(out: &mut String, n: u64) {
+    crate::digest::write_u64(out, n);
+}
+
+/// A little more than the artifact's size in most cases (one allocation): the texts it
+/// quotes, a little for their escapes, and its fixed lines.
+fn artifact_size_hint(report: &Report, checked: &Checked<'_>) -> usize {
+    let claims: usize = report.claims.iter().map(|c| c.claim_id.len() + c.text.len() + c.rationale.len() + 24 * c.citations.len() + 96).sum();
+    let reviews: usize = checked.reviews.values().map(|r| r.note.len() + 96).sum();
+    let notes: usize = report.conflicts.iter().map(|c| c.reason.len() + 64).sum::<usize>() + report.gaps.iter().map(|g| g.len() + 24).sum::<usize>();
+    let citations: usize =
+        checked.citations.iter().map(|(c, s)| c.quote.len() + s.spec.title.len() + s.spec.locator.len() + s.fetched_at.len() + 320).sum();
+    let escapes = (claims + reviews + notes + citations) / 8;
+    report.title.len() + claims + reviews + notes + citations + escapes + 640
 }
 
 impl crate::error::Coded for RenderFailure {

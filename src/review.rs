@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::clock::Clock;
 use crate::contract::validate::{is_blank, join, Checker, DIGEST};
 use crate::contract::{rule, Contract, Report, Scope};
-use crate::digest::report_digest;
+use crate::digest::{report_digest, WriteCanonical};
 use crate::error::ReviewErrorKind;
 
 /// A reviewer's verdict on whether the cited passages support a claim.
@@ -60,10 +60,53 @@ pub struct Review {
 
 type HmacSha256 = hmac::Hmac<sha2::Sha256>;
 
+/// The canonical JSON a review's signature is made over: the review without its signature.
+pub fn signed_payload(review: &Review) -> String {
+    let mut out = String::with_capacity(review.note.len() + review.claim_id.len() + 256);
+    review.write_fields(&mut out, false);
+    out
+}
+
+impl Review {
+    /// Writes the review's canonical JSON, with its signature (when it has one) if `signed`.
+    fn write_fields(&self, out: &mut String, signed: bool) {
+        use crate::digest::write_object;
+        let head: [(&str, &dyn WriteCanonical); 5] = [
+            ("claim_id", &self.claim_id),
+            ("note", &self.note),
+            ("report_digest", &self.report_digest),
+            ("reviewed_at", &self.reviewed_at),
+            ("scope", &self.scope),
+        ];
+        match self.signature.as_ref().filter(|_| signed) {
+            Some(sig) => {
+                let [a, b, c, d, e] = head;
+                write_object(out, &[a, b, c, d, e, ("signature", sig), ("verdict", &self.verdict)]);
+            }
+            None => {
+                let [a, b, c, d, e] = head;
+                write_object(out, &[a, b, c, d, e, ("verdict", &self.verdict)]);
+            }
+        }
+    }
+}
+
+impl WriteCanonical for Verdict {
+    fn write_canonical(&self, out: &mut String) {
+        crate::digest::write_json_string(out, self.as_str());
+    }
+}
+
+/// A review as `serde_json` writes it (its signature when it has one), in canonical form.
+impl WriteCanonical for Review {
+    fn write_canonical(&self, out: &mut String) {
+        self.write_fields(out, true);
+    }
+}
+
 fn mac(review: &Review, key: &[u8]) -> Option<HmacSha256> {
     use hmac::Mac;
-    let unsigned = Review { signature: None, ..review.clone() };
-    let payload = serde_json::to_value(&unsigned).ok().map(|v| crate::digest::canonical_json(&v))?;
+    let payload = signed_payload(review);
     let mut m = <HmacSha256 as Mac>::new_from_slice(key).ok()?;
     m.update(payload.as_bytes());
     Some(m)

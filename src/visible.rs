@@ -60,7 +60,14 @@ pub fn is_shown(prev: Option<char>, c: char) -> bool {
 
 /// How a shown character is written: `⟦U+XXXX⟧`.
 pub fn push_shown(out: &mut String, c: char) {
-    out.push_str(&format!("⟦U+{:04X}⟧", u32::from(c)));
+    let n = u32::from(c);
+    out.push_str("⟦U+");
+    // At least four upper-case hex digits, as `{:04X}` writes them.
+    let digits = (32 - n.leading_zeros()).div_ceil(4).max(4);
+    for shift in (0..digits).rev() {
+        out.push(char::from_digit((n >> (shift * 4)) & 15, 16).map_or('0', |d| d.to_ascii_uppercase()));
+    }
+    out.push('⟧');
 }
 
 /// Calls `each(prev, c)` for every character with the character before it.
@@ -89,7 +96,12 @@ pub fn show_invisible(text: &str) -> String {
 /// True when the text has nothing visible: only Python whitespace and shown characters.
 /// (The reference's `not text.strip()` calls `"\u3164"` or `"\u200b"` not blank.)
 pub fn is_blank(text: &str) -> bool {
-    let mut blank = true;
-    with_prev(text, |prev, c| blank &= crate::contract::validate::is_python_space(c) || is_shown(prev, c));
-    blank
+    let mut prev = None;
+    for c in text.chars() {
+        if !(crate::contract::validate::is_python_space(c) || is_shown(prev, c)) {
+            return false;
+        }
+        prev = Some(c);
+    }
+    true
 }

@@ -139,3 +139,116 @@ mod host {
         assert_eq!(seen(), vec![long, report]);
     }
 }
+
+mod typed_writer {
+    //! The canonical JSON written straight from the typed report and review (issue 15)
+    //! is byte for byte the one written through a `serde_json::Value` tree.
+    use evidence_check::contract::{Citation, Claim, ClaimKind, Conflict, Report, Scope, SourceRef};
+    use evidence_check::digest::{canonical_json, canonical_report, canonical_report_via_value};
+    use evidence_check::review::{signed_payload, Review, Verdict};
+    use proptest::prelude::*;
+
+    /// Any text: controls, quotes, backslashes, U+007F, line separators, CJK, astral.
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![any::<String>(), "[\u{0}-\u{1f}\"\\\\\u{7f}\u{2028}a-z证😀 ]{0,24}"]
+    }
+
+    fn source_ref() -> impl Strategy<Value = SourceRef> {
+        (text(), any::<u64>(), text()).prop_map(|(source_id, revision, digest)| SourceRef { source_id, revision, digest })
+    }
+
+    fn citation() -> impl Strategy<Value = Citation> {
+        (text(), source_ref(), any::<u64>(), any::<u64>(), text())
+            .prop_map(|(citation_id, source_ref, start, end, quote)| Citation { citation_id, source_ref, start, end, quote })
+    }
+
+    fn claim() -> impl Strategy<Value = Claim> {
+        (text(), text(), any::<bool>(), text(), proptest::collection::vec(citation(), 0..3)).prop_map(|(claim_id, text, fact, rationale, citations)| Claim {
+            claim_id,
+            text,
+            kind: if fact { ClaimKind::Fact } else { ClaimKind::Inference },
+            rationale,
+            citations,
+        })
+    }
+
+    fn report() -> impl Strategy<Value = Report> {
+        (
+            text(),
+            proptest::collection::vec(claim(), 0..4),
+            proptest::collection::vec((proptest::collection::vec(text(), 0..3), text()).prop_map(|(claim_ids, reason)| Conflict { claim_ids, reason }), 0..3),
+            proptest::collection::vec(text(), 0..3),
+        )
+            .prop_map(|(title, claims, conflicts, gaps)| Report { title, claims, conflicts, gaps })
+    }
+
+    fn review() -> impl Strategy<Value = Review> {
+        (text(), text(), text(), text(), text(), text(), 0usize..3, proptest::option::of(text())).prop_map(
+            |(tenant_id, user_id, report_digest, claim_id, note, reviewed_at, verdict, signature)| Review {
+                scope: Scope { tenant_id, user_id },
+                report_digest,
+                claim_id,
+                verdict: [Verdict::Supported, Verdict::Insufficient, Verdict::Contradicted][verdict],
+                note,
+                reviewed_at,
+                signature,
+            },
+        )
+    }
+
+    /// The review's payload as it was signed before: its `Value` without the signature.
+    fn payload_via_value(review: &Review) -> String {
+        canonical_json(&serde_json::to_value(Review { signature: None, ..review.clone() }).unwrap())
+    }
+
+    proptest! {
+        /// A JSON string is written as `serde_json` writes it (which escapes what Python's
+        /// `json.dumps(ensure_ascii=False)` escapes), whatever the escapes' places among
+        /// the eight-byte words the writer skips.
+        #[test]
+        fn a_json_string_is_written_as_serde_json_writes_it(parts in proptest::collection::vec(text(), 0..12)) {
+            let s = parts.concat();
+            let mut out = String::new();
+            evidence_check::digest::write_json_string(&mut out, &s);
+            prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
+        }
+
+        #[test]
+        fn the_typed_writer_gives_the_value_trees_bytes(report in report()) {
+            prop_assert_eq!(canonical_report(&report), canonical_report_via_value(&report));
+        }
+
+        #[test]
+        fn a_reviews_signed_payload_is_its_unsigned_value_in_canonical_form(review in review()) {
+            prop_assert_eq!(signed_payload(&review), payload_via_value(&review));
+            // And the whole review, its signature included when it has one.
+            let mut whole = String::new();
+            evidence_check::digest::WriteCanonical::write_canonical(&review, &mut whole);
+            prop_assert_eq!(whole, canonical_json(&serde_json::to_value(&review).unwrap()));
+        }
+    }
+
+    /// Every report of the golden cases (reference and extra) that the contract accepts,
+    /// and a review of each of its claims, written both ways.
+    #[test]
+    fn every_golden_report_and_review_is_written_as_the_value_tree_writes_it() {
+        use evidence_check::{Clock, Contract};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let clock = Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
+        let mut reports = 0;
+        for set in ["reference", "extra"] {
+            for entry in std::fs::read_dir(root.join(set).join("cases")).unwrap() {
+                let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+                let Ok(report) = Report::from_value(&case["report"]) else { continue };
+                reports += 1;
+                assert_eq!(canonical_report(&report), canonical_report_via_value(&report));
+                let scope = Scope { tenant_id: "t\"".into(), user_id: "u\n".into() };
+                for claim in &report.claims {
+                    let review = evidence_check::review::record_review(&scope, &report, &claim.claim_id, "supported", "note \\ \u{1}", &clock).unwrap();
+                    assert_eq!(signed_payload(&review), payload_via_value(&review));
+                }
+            }
+        }
+        assert!(reports >= 37, "only {reports} golden reports were read");
+    }
+}

@@ -58,3 +58,81 @@ fn the_english_artifact_has_the_same_layout() {
     assert!(en.contains("Fetched at: 2026\\-11\\-29T00\\:00\\:00\\+00\\:00; code points: [8, 29); lines: 2—2"), "{en}");
     assert!(!en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "no Chinese label left");
 }
+
+mod same_as_before {
+    //! The escaping writes straight into the artifact (runs of plain characters copied
+    //! whole, issue 15): the same bytes as the character-by-character escaping it replaced,
+    //! kept here as the oracle.
+    use evidence_check::contract::validate::is_python_space;
+    use evidence_check::render::{hardened, literal};
+    use evidence_check::visible::is_shown;
+    use proptest::prelude::*;
+
+    fn collapse_and_escape(text: &str, escape: impl Fn(&mut String, Option<char>, char)) -> String {
+        let mut out = String::new();
+        for (i, word) in text.split(is_python_space).filter(|w| !w.is_empty()).enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            let mut prev = None;
+            for ch in word.chars() {
+                escape(&mut out, prev, ch);
+                prev = Some(ch);
+            }
+        }
+        out
+    }
+
+    fn old_hardened(text: &str) -> String {
+        collapse_and_escape(text, |out, prev, ch| {
+            if ch.is_ascii_alphanumeric() || ('\u{4e00}'..='\u{9fff}').contains(&ch) {
+                out.push(ch);
+            } else if ch == '@' {
+                out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+            } else if ch.is_ascii_punctuation() {
+                out.push('\\');
+                out.push(ch);
+            } else if is_shown(prev, ch) {
+                out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+            } else {
+                out.push(ch);
+            }
+        })
+    }
+
+    fn old_literal(text: &str) -> String {
+        collapse_and_escape(text, |out, _, ch| match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '.' | '!' | '|' | '~' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            _ => out.push(ch),
+        })
+    }
+
+    /// Words, every kind of Python space, punctuation, controls, invisible and variation
+    /// characters after their bases and not, CJK, astral.
+    fn text() -> impl Strategy<Value = String> {
+        let part = prop_oneof![
+            "[a-z0-9]{1,4}",
+            "[ \t\n\r\u{b}\u{c}\u{1c}-\u{1f}\u{85}\u{a0}\u{2028}\u{3000}]{1,3}",
+            "[!-/:-@\\[-`{-~]{1,3}",
+            "[\u{0}-\u{8}\u{7f}-\u{9f}\u{ad}\u{200b}-\u{200f}\u{202e}\u{2060}\u{3164}\u{e0001}\u{fe0f}\u{fe00}\u{e0100}]",
+            "[证葛中👍❤😀é\u{301}\u{3000}-\u{3040}\u{ff00}-\u{ff60}]{1,3}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(part, 0..24).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn hardened_and_literal_write_what_the_old_escaping_wrote(t in text()) {
+            prop_assert_eq!(hardened(&t), old_hardened(&t));
+            prop_assert_eq!(literal(&t), old_literal(&t));
+        }
+    }
+}

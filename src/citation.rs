@@ -115,7 +115,7 @@ fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
 }
 
 /// A [`TextIndex`] made as its text is written, in order (see
-/// [`crate::contract::json::string_normalized`]): the text is not read a second time.
+/// [`crate::contract::json::text_normalized`]): the text is not read a second time.
 /// Eight bytes at a time: a word with no checkpoint in it only adds its count of
 /// code-point starts (bytes that are not 10xxxxxx); the others go byte by byte. A code
 /// point starts at every byte that is not a continuation byte, so a word may end inside

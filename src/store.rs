@@ -242,7 +242,7 @@ impl EvidenceStore {
     }
 
     /// [`Self::restore_text`] of a text the caller has LF-normalised already (CRLF and
-    /// lone CR became LF; see [`crate::contract::json::string_normalized`]), which
+    /// lone CR became LF; see [`crate::contract::json::text_normalized`]), which
     /// was `given_bytes` UTF-8 bytes as given (the size the limit applies to), with its
     /// code-point index made by the caller: it is neither copied nor read again, but hashed.
     pub fn restore_normalized(&mut self, scope: &Scope, source_id: &str, read: SourceText, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {

@@ -246,7 +246,7 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
 
 // ---- issue 15 (r6-scale): a source's text out of its JSON string in one pass -----------
 
-/// A source's text read out of its JSON string by [`string_normalized`].
+/// A source's text read out of its JSON string by [`text_normalized`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct SourceText {
     /// The text, LF-normalised.
@@ -257,33 +257,29 @@ pub struct SourceText {
     pub index: TextIndex,
 }
 
-/// The text of a JSON string literal (`raw`: the literal as it stands in JSON text, its
-/// quotes included, already read by serde_json: no raw control character, every escape
-/// well-formed) with its newlines normalised as a source's are
-/// ([`crate::digest::normalize_newlines`]: CRLF and lone CR become LF), decoded and
-/// indexed in one pass. `None` when `raw` is not a string or holds a `\u` escape of a
-/// lone surrogate (which serde_json refuses as well).
-pub fn string_normalized(raw: &str) -> Option<SourceText> {
+/// A source's text as the store keeps it, from the text serde_json read out of its JSON
+/// string: its newlines normalised as [`crate::digest::normalize_newlines`] does (CRLF
+/// and lone CR become LF) and its code-point index made in the one pass that copies it,
+/// eight bytes a step (each word copied whole, counted, and tested for a CR). The plain
+/// reader copies the string, the store then normalises it in place (another pass, `memchr`
+/// for each CR) and indexes it (a third).
+pub fn text_normalized(text: &str) -> SourceText {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    const BACKSLASH: u64 = LO * b'\\' as u64;
-    let bytes = raw.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    const CR: u64 = LO * 0x0D;
+    let bytes = text.as_bytes();
     let len = bytes.len();
-    // The text is never longer than its JSON form (an escape of n bytes stands for at
-    // most n bytes of UTF-8), so `w` (bytes written) never passes `r` (bytes read) and
-    // every write below lands inside the capacity.
     let mut out: Vec<u8> = Vec::with_capacity(len);
     let dst = out.as_mut_ptr();
     let mut index = Indexer::with_capacity(len);
-    let (mut r, mut w, mut dropped) = (0, 0, 0);
-    // `w` just after the LF a CR became: an LF written next is dropped (CRLF).
-    let mut after_cr = usize::MAX;
+    let (mut r, mut w) = (0, 0);
+    // The text never grows (a CRLF becomes one LF): `w` (bytes written) never passes `r`
+    // (bytes read), so every write lands inside the capacity.
     loop {
-        // Eight bytes at a time up to the next backslash, each word copied whole (its
-        // bytes past a backslash are overwritten next).
+        // Up to the next CR; a word's bytes past a CR are overwritten next.
         while let Some(word) = bytes.get(r..r + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([b'\\'; 8]));
-            let x = word ^ BACKSLASH;
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([b'\r'; 8]));
+            let x = word ^ CR;
             let found = x.wrapping_sub(LO) & !x & HI;
             // SAFETY: w <= r and r + 8 <= len <= capacity.
             unsafe { dst.add(w).cast::<u64>().write_unaligned(word) };
@@ -300,7 +296,7 @@ pub fn string_normalized(raw: &str) -> Option<SourceText> {
             r += 8;
             w += 8;
         }
-        while let Some(b) = bytes.get(r).filter(|b| **b != b'\\') {
+        while let Some(b) = bytes.get(r).filter(|b| **b != b'\r') {
             // SAFETY: w <= r < len <= capacity.
             unsafe { dst.add(w).write(*b) };
             index.bytes(w, &[*b]);
@@ -310,66 +306,19 @@ pub fn string_normalized(raw: &str) -> Option<SourceText> {
         if r >= len {
             break;
         }
-        let c = match *bytes.get(r + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let unit = hex4(bytes.get(r + 2..r + 6)?)?;
-                r += 4;
-                let code = match unit {
-                    0xD800..=0xDBFF => {
-                        let low = bytes.get(r + 2..r + 8).and_then(|e| hex4(e.strip_prefix(b"\\u")?)).filter(|l| (0xDC00..=0xDFFF).contains(l))?;
-                        r += 6;
-                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    _ => unit,
-                };
-                // A lone surrogate is no `char`.
-                char::from_u32(code)?
-            }
-            _ => return None,
-        };
-        r += 2;
-        // Only an escape gives a CR or an LF: JSON text holds none raw inside a string.
-        if c == '\n' && w == after_cr {
-            dropped += 1;
-            after_cr = usize::MAX;
-            continue;
-        }
-        let cr = c == '\r';
-        let c = if cr { '\n' } else { c };
-        let mut buf = [0; 4];
-        let encoded: &[u8] = c.encode_utf8(&mut buf).as_bytes();
-        match encoded {
-            [_] => index.ascii(w),
-            _ => index.bytes(w, encoded),
-        }
-        for b in encoded {
-            // SAFETY: the escape read was at least as long as its character in UTF-8,
-            // so w <= r - 1 here.
-            unsafe { dst.add(w).write(*b) };
-            w += 1;
-        }
-        if cr {
-            after_cr = w;
+        // A CR: an LF, and the LF after it (CRLF) dropped.
+        // SAFETY: w <= r < len <= capacity.
+        unsafe { dst.add(w).write(b'\n') };
+        index.ascii(w);
+        w += 1;
+        r += 1;
+        if bytes.get(r) == Some(&b'\n') {
+            r += 1;
         }
     }
     // SAFETY: the first `w` bytes were written above; w <= len = capacity.
     unsafe { out.set_len(w) };
-    // SAFETY: `out` is whole runs of a `str` cut at ASCII backslashes, and whole
-    // characters encoded by `char::encode_utf8`: UTF-8.
+    // SAFETY: runs of a `str` cut at ASCII CRs, and ASCII LFs: UTF-8.
     let text = unsafe { String::from_utf8_unchecked(out) };
-    Some(SourceText { text, given_bytes: w + dropped, index: index.finish() })
-}
-
-/// Four hex digits (either case) as a number.
-fn hex4(digits: &[u8]) -> Option<u32> {
-    let digits: &[u8; 4] = digits.try_into().ok()?;
-    digits.iter().try_fold(0, |n, d| Some(n * 16 + char::from(*d).to_digit(16)?))
+    SourceText { text, given_bytes: len, index: index.finish() }
 }

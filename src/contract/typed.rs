@@ -101,30 +101,18 @@ pub fn read_list<T: Typed>(text: &str, policy: &Limits, how: How, null_is_empty:
 }
 
 /// Reads a bundle as [`read`] does under [`How::contract`] (the same values are accepted),
-/// but with each source's `content` LF-normalised (CRLF and lone CR become LF) as it is
-/// copied out of the JSON text: one pass and one copy where the plain reader makes a
-/// copy to serde_json's scratch buffer, one to the string, and the store a third pass.
-/// Also gives each source's content length in UTF-8 bytes as given (before
-/// normalisation: the size the store's limit applies to) and the code-point index of its
-/// normalised text (made in the same pass), in the sources' order.
+/// but with each source's `content` LF-normalised (CRLF and lone CR become LF) and
+/// indexed as it is copied out of serde_json's reading ([`super::json::text_normalized`]):
+/// one pass where the plain reader copies the string and the store then normalises it
+/// and indexes it in two more. Also gives each source's content length in UTF-8 bytes as
+/// given (before normalisation: the size the store's limit applies to) and the code-point
+/// index of its normalised text, in the sources' order.
 pub fn read_bundle_normalized(text: &str, policy: &Limits) -> Option<(Bundle, Vec<(usize, crate::citation::TextIndex)>)> {
     let how = How { normalize_content: true, ..How::contract(policy) };
     run(text, policy, how, |cx, de| {
         let bundle = Bundle::read(cx, de)?;
         Ok((bundle, std::mem::take(&mut cx.given)))
     })
-}
-
-/// A JSON string, read by [`super::json::string_normalized`] as JSON text borrowed from
-/// the input (serde_json validates it without copying it to its scratch buffer).
-struct Normalized;
-
-impl<'de> DeserializeSeed<'de> for Normalized {
-    type Value = super::json::SourceText;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let raw = <&'de serde_json::value::RawValue as serde::Deserialize<'de>>::deserialize(d)?;
-        super::json::string_normalized(raw.get()).ok_or_else(bail)
-    }
 }
 
 type De<'t> = serde_json::Deserializer<serde_json::de::StrRead<'t>>;
@@ -546,7 +534,7 @@ object!(BundleSource, BundleSource::FIELDS, |o| {
         match k {
             "spec" => spec = Some(o.typed::<SourceSpec>()?),
             "content" if o.cx.how.normalize_content => {
-                let read = o.map.next_value_seed(Normalized)?;
+                let read = o.map.next_value_seed(Str(|s: &str| Some(super::json::text_normalized(s))))?;
                 o.cx.given.push((read.given_bytes, read.index));
                 content = Some(read.text);
             }

@@ -208,26 +208,33 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 
 /// Loads sources into a fresh store (each text copied once into it).
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
-    let texts = sources.iter().map(|s| (Cow::Borrowed(s.content.as_str()), s.fetched_at.clone()));
+    let texts = sources.iter().map(|s| (Cow::Borrowed(s.content.as_str()), None, s.fetched_at.clone()));
     fill_store(scope, sources, texts, options)
 }
 
-/// A fresh store over the sources' specs, filled with `texts` (each source's text and
+/// A fresh store over the sources' specs, filled with `texts` (each source's text, its
+/// length as given and its index when the text is LF-normalised already, and
 /// `fetched_at`, in the sources' order).
 fn fill_store<'t>(
     scope: &Scope,
     sources: &[BundleSource],
-    texts: impl Iterator<Item = (Cow<'t, str>, Option<String>)>,
+    texts: impl Iterator<Item = (Cow<'t, str>, Option<(usize, crate::citation::TextIndex)>, Option<String>)>,
     options: &BundleOptions,
 ) -> Result<EvidenceStore, BundleError> {
     let specs = sources.iter().map(|s| s.spec.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
     store.set_host_hasher(options.host_hasher);
-    for (i, (source, (content, fetched_at))) in sources.iter().zip(texts).enumerate() {
-        store
-            .restore_text(scope, &source.spec.source_id, content, source.revision, fetched_at)
-            .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
+    for (i, (source, (content, given, fetched_at))) in sources.iter().zip(texts).enumerate() {
+        let id = &source.spec.source_id;
+        match given {
+            Some((given_bytes, index)) => {
+                let read = crate::contract::json::SourceText { text: content.into_owned(), given_bytes, index };
+                store.restore_normalized(scope, id, read, source.revision, fetched_at)
+            }
+            None => store.restore_text(scope, id, content, source.revision, fetched_at),
+        }
+        .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
     Ok(store)
 }
@@ -240,10 +247,42 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
 
 /// [`check_bundle`] on a bundle it may take apart: each source's text moves into the
 /// store (normalised in place) instead of being copied. Same result.
-pub fn check_bundle_owned(mut bundle: Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
+pub fn check_bundle_owned(bundle: Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
+    check_read(ReadBundle { bundle, given: None }, options)
+}
+
+/// A bundle read from JSON text for a check ([`read_for_check`]).
+#[derive(Debug)]
+pub struct ReadBundle {
+    bundle: Bundle,
+    /// Each source's content length as given and its index, when the contents are
+    /// LF-normalised.
+    given: Option<Vec<(usize, crate::citation::TextIndex)>>,
+}
+
+/// Reads a bundle's JSON text for [`check_read`]: what [`Contract::from_json_with`]
+/// accepts and refuses, with the same errors, but valid text is read by
+/// [`typed::read_bundle_normalized`], so each source's text is decoded and LF-normalised
+/// in one pass and copied once (the check's result is the same).
+pub fn read_for_check(text: &str, limits: &crate::contract::Limits) -> Result<ReadBundle, ContractError> {
+    match typed::read_bundle_normalized(text, limits) {
+        Some((bundle, given)) if given.len() == bundle.sources.len() => Ok(ReadBundle { bundle, given: Some(given) }),
+        // The fast path accepts what the plain one does: the tree reader gives the error.
+        _ => Bundle::from_json_tree(text, limits).map(|bundle| ReadBundle { bundle, given: None }),
+    }
+}
+
+/// [`check_bundle_owned`] of a bundle from [`read_for_check`]: each source's text moves
+/// into the store (normalised in place unless it was read normalised), never copied.
+pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
+    let ReadBundle { mut bundle, given } = read;
     let mut sources = std::mem::take(&mut bundle.sources);
-    let texts: Vec<_> = sources.iter_mut().map(|s| (std::mem::take(&mut s.content), s.fetched_at.take())).collect();
-    let store = fill_store(&bundle.scope, &sources, texts.into_iter().map(|(text, at)| (Cow::Owned(text), at)), options)?;
+    let mut given = given.map(Vec::into_iter);
+    let texts: Vec<_> = sources
+        .iter_mut()
+        .map(|s| (Cow::Owned(std::mem::take(&mut s.content)), given.as_mut().and_then(Iterator::next), s.fetched_at.take()))
+        .collect();
+    let store = fill_store(&bundle.scope, &sources, texts.into_iter(), options)?;
     check_loaded(&bundle, &store, options)
 }
 

@@ -10,7 +10,7 @@ const STRIDE: usize = 256;
 
 /// Code-point positions of one text: checkpoints every 256 code points, and (made on
 /// the first line lookup, for the artifact) the code-point offset of every line feed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextIndex {
     chars: usize,
     ascii: bool,
@@ -101,38 +101,91 @@ fn is_ascii(bytes: &[u8]) -> bool {
     groups.into_iter().all(|g| g.chunks_exact(8).fold(0, |acc, w| acc | word(w)) & HI == 0) && tail.is_ascii()
 }
 
-/// Records the checkpoints of UTF-8 `bytes` and returns its length in code points. Eight
-/// bytes at a time: a word with no checkpoint in it only adds its count of code-point
-/// starts (bytes that are not 10xxxxxx); the others, and the tail, go byte by byte. A
-/// code point starts at every byte that is not a continuation byte, so a word may end
-/// inside a character.
+/// Records the checkpoints of UTF-8 `bytes` and returns its length in code points.
 fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut n = 0;
-    let mut by_byte = |n: &mut usize, at: usize, word: &[u8]| {
-        for (i, b) in word.iter().enumerate() {
-            if (*b as i8) >= -0x40 {
-                if *n % STRIDE == 0 {
-                    checkpoints.push(at + i);
-                }
-                *n += 1;
-            }
-        }
-    };
+    let mut ix = Indexer { n: 0, high: 0, checkpoints: std::mem::take(checkpoints) };
     let words = bytes.chunks_exact(8);
     let tail = words.remainder();
     for (k, word) in words.enumerate() {
-        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        ix.word(k * 8, u64::from_le_bytes(word.try_into().unwrap_or([0; 8])));
+    }
+    ix.bytes(bytes.len() - tail.len(), tail);
+    *checkpoints = ix.checkpoints;
+    ix.n
+}
+
+/// A [`TextIndex`] made as its text is written, in order (see
+/// [`crate::contract::json::text_normalized`]): the text is not read a second time.
+/// Eight bytes at a time: a word with no checkpoint in it only adds its count of
+/// code-point starts (bytes that are not 10xxxxxx); the others go byte by byte. A code
+/// point starts at every byte that is not a continuation byte, so a word may end inside
+/// a character.
+#[derive(Debug, Default)]
+pub struct Indexer {
+    n: usize,
+    /// The bytes seen, OR-ed: their high bits tell ASCII text.
+    high: u64,
+    checkpoints: Vec<usize>,
+}
+
+impl Indexer {
+    /// Room for the checkpoints of a text of up to `bytes` bytes.
+    pub fn with_capacity(bytes: usize) -> Indexer {
+        Indexer { n: 0, high: 0, checkpoints: Vec::with_capacity(bytes / STRIDE + 1) }
+    }
+
+    /// Eight bytes (little-endian) written at byte offset `at`.
+    #[inline]
+    pub fn word(&mut self, at: usize, word: u64) {
+        const HI: u64 = 0x8080_8080_8080_8080;
+        self.high |= word;
         // Bit 7 set and bit 6 clear: a continuation byte.
-        let starts = 8 - (x & !(x << 1) & HI).count_ones() as usize;
-        if (STRIDE - n % STRIDE) % STRIDE < starts {
-            by_byte(&mut n, k * 8, word);
+        let starts = 8 - (word & !(word << 1) & HI).count_ones() as usize;
+        if (STRIDE - self.n % STRIDE) % STRIDE < starts {
+            self.bytes(at, &word.to_le_bytes());
         } else {
-            n += starts;
+            self.n += starts;
         }
     }
-    by_byte(&mut n, bytes.len() - tail.len(), tail);
-    n
+
+    /// The first `len` (1 to 7) bytes of `word` written at byte offset `at`.
+    #[inline]
+    pub fn word_part(&mut self, at: usize, word: u64, len: usize) {
+        let kept = u64::MAX >> (64 - 8 * len.clamp(1, 8));
+        let high = self.high;
+        // The bytes past `len` read as continuation bytes: not counted.
+        self.word(at, (word & kept) | (0x8080_8080_8080_8080 & !kept));
+        self.high = high | (word & kept);
+    }
+
+    /// One ASCII byte written at byte offset `at`.
+    #[inline]
+    pub fn ascii(&mut self, at: usize) {
+        if self.n % STRIDE == 0 {
+            self.checkpoints.push(at);
+        }
+        self.n += 1;
+    }
+
+    /// `bytes` written at byte offset `at`.
+    pub fn bytes(&mut self, at: usize, bytes: &[u8]) {
+        for (i, b) in bytes.iter().enumerate() {
+            self.high |= u64::from(*b);
+            if (*b as i8) >= -0x40 {
+                if self.n % STRIDE == 0 {
+                    self.checkpoints.push(at + i);
+                }
+                self.n += 1;
+            }
+        }
+    }
+
+    /// The index of the text written (as [`TextIndex::new`] makes it).
+    pub fn finish(self) -> TextIndex {
+        let ascii = self.high & 0x8080_8080_8080_8080 == 0;
+        let checkpoints = if ascii { Vec::new() } else { self.checkpoints };
+        TextIndex { chars: self.n, ascii, checkpoints, newlines: std::sync::OnceLock::new() }
+    }
 }
 
 /// A unit in which hosts count offsets into a text.

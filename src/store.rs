@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::citation::TextIndex;
 use crate::clock::Clock;
+use crate::contract::json::SourceText;
 use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_with, HostHasher};
 use crate::error::{ContractError, StoreError, StoreErrorKind};
@@ -223,7 +224,7 @@ impl EvidenceStore {
             }
         }
         let revision = self.revisions.get(&key).copied().unwrap_or(0).saturating_add(1);
-        Ok(self.put(key, spec, content.into_owned(), digest, revision, None))
+        Ok(self.put(key, spec, content.into_owned(), None, digest, revision, None))
     }
 
     /// Restores a snapshot that the host already holds at a known revision (for
@@ -237,20 +238,38 @@ impl EvidenceStore {
     /// (normalised in place), a borrowed one copied once.
     pub fn restore_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
         let spec = self.accept(source_id, &content)?;
+        self.restore_admitted(scope, source_id, spec, content, None, revision, fetched_at)
+    }
+
+    /// [`Self::restore_text`] of a text the caller has LF-normalised already (CRLF and
+    /// lone CR became LF; see [`crate::contract::json::text_normalized`]), which
+    /// was `given_bytes` UTF-8 bytes as given (the size the limit applies to), with its
+    /// code-point index made by the caller: it is neither copied nor read again, but hashed.
+    pub fn restore_normalized(&mut self, scope: &Scope, source_id: &str, read: SourceText, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
+        let SourceText { text, given_bytes, index } = read;
+        let spec = self.admit(source_id, || validate::is_blank(&text), given_bytes)?;
+        self.restore_admitted(scope, source_id, spec, Cow::Owned(text), Some(index), revision, fetched_at)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    /// Restores an admitted text: normalised here unless its `index` is given (then it is
+    /// normalised already).
+    fn restore_admitted(&mut self, scope: &Scope, source_id: &str, spec: SourceSpec, content: Cow<'_, str>, index: Option<TextIndex>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
         let key = (scope.clone(), source_id.to_owned());
         let known = self.revisions.get(&key).copied().unwrap_or(0);
         if revision == 0 || revision <= known {
             let detail = Detail { source_id: Some(source_id.to_owned()), cited_revision: Some(revision), current_revision: Some(known), ..Detail::default() };
             return Err(self.fail(StoreErrorKind::RevisionNotNewer, detail));
         }
-        let content = normalized(content).into_owned();
+        let content = if index.is_none() { normalized(content) } else { content }.into_owned();
         let digest = self.digest(&content);
-        Ok(self.put(key, spec, content, digest, revision, fetched_at))
+        Ok(self.put(key, spec, content, index, digest, revision, fetched_at))
     }
 
-    fn put(&mut self, key: Key, spec: SourceSpec, content: String, digest: String, revision: u64, fetched_at: Option<String>) -> SourceRef {
+    #[allow(clippy::too_many_arguments)]
+    fn put(&mut self, key: Key, spec: SourceSpec, content: String, index: Option<TextIndex>, digest: String, revision: u64, fetched_at: Option<String>) -> SourceRef {
         let source_ref = SourceRef { source_id: key.1.clone(), revision, digest };
-        let index = TextIndex::new(&content);
+        let index = index.unwrap_or_else(|| TextIndex::new(&content));
         let fetched_at = fetched_at.unwrap_or_else(|| self.clock.now());
         let snapshot = Snapshot { spec, source_ref: source_ref.clone(), content, fetched_at, index };
         self.revisions.insert(key.clone(), revision);

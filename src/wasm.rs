@@ -996,9 +996,9 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let host = host_hasher(options.host_hashing);
     let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
     let text = bundle_text(&bundle.into(), &options.policy, lang)?;
-    let bundle = Bundle::from_json_with(&text, &options.policy).in_lang(lang)?;
+    let bundle = crate::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
     drop(text);
-    let mut result = crate::bundle::check_bundle_owned(bundle, &options).in_lang(lang)?;
+    let mut result = crate::bundle::check_read(bundle, &options).in_lang(lang)?;
     let content = result.artifact.as_mut().map(|a| std::mem::take(&mut a.content));
     let value = to_js(&result)?;
     if let Some(content) = content {

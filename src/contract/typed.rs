@@ -39,17 +39,20 @@ pub struct How {
     pub nulls_absent: bool,
     /// A bundle source may leave out `content` (see [`crate::bundle::bundle_without_contents`]).
     pub content_optional: bool,
+    /// Each bundle source's `content` comes out with its newlines normalised, and its
+    /// length as given is kept (see [`read_bundle_normalized`]).
+    pub normalize_content: bool,
 }
 
 impl How {
     /// As [`super::Contract::from_json_with`] reads under `limits`.
     pub fn contract(limits: &Limits) -> How {
-        How { max_bytes: limits.max_input_bytes, need: Some(limits.values_needed()), nulls_absent: false, content_optional: false }
+        How { max_bytes: limits.max_input_bytes, need: Some(limits.values_needed()), nulls_absent: false, content_optional: false, normalize_content: false }
     }
 
     /// As [`super::json::parse_strict`] reads with this byte limit.
     pub fn plain(max_bytes: usize) -> How {
-        How { max_bytes, need: None, nulls_absent: false, content_optional: false }
+        How { max_bytes, need: None, nulls_absent: false, content_optional: false, normalize_content: false }
     }
 }
 
@@ -59,6 +62,9 @@ pub struct Cx<'p> {
     values: usize,
     budget: usize,
     how: How,
+    /// Under [`How::normalize_content`], each source's content length as given and its
+    /// code-point index, in order.
+    given: Vec<(usize, crate::citation::TextIndex)>,
 }
 
 impl Cx<'_> {
@@ -94,6 +100,21 @@ pub fn read_list<T: Typed>(text: &str, policy: &Limits, how: How, null_is_empty:
     Some(items.unwrap_or_default())
 }
 
+/// Reads a bundle as [`read`] does under [`How::contract`] (the same values are accepted),
+/// but with each source's `content` LF-normalised (CRLF and lone CR become LF) and
+/// indexed as it is copied out of serde_json's reading ([`super::json::text_normalized`]):
+/// one pass where the plain reader copies the string and the store then normalises it
+/// and indexes it in two more. Also gives each source's content length in UTF-8 bytes as
+/// given (before normalisation: the size the store's limit applies to) and the code-point
+/// index of its normalised text, in the sources' order.
+pub fn read_bundle_normalized(text: &str, policy: &Limits) -> Option<(Bundle, Vec<(usize, crate::citation::TextIndex)>)> {
+    let how = How { normalize_content: true, ..How::contract(policy) };
+    run(text, policy, how, |cx, de| {
+        let bundle = Bundle::read(cx, de)?;
+        Ok((bundle, std::mem::take(&mut cx.given)))
+    })
+}
+
 type De<'t> = serde_json::Deserializer<serde_json::de::StrRead<'t>>;
 
 fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'_>, &mut De<'t>) -> Result<T, serde_json::Error>) -> Option<T> {
@@ -101,7 +122,7 @@ fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'
         return None;
     }
     let need = how.need.unwrap_or(text.len() / 16);
-    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how };
+    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how, given: Vec::new() };
     let mut de = serde_json::Deserializer::from_str(text);
     let t = f(&mut cx, &mut de).ok()?;
     de.end().ok()?;
@@ -512,6 +533,11 @@ object!(BundleSource, BundleSource::FIELDS, |o| {
     while let Some(k) = o.next()? {
         match k {
             "spec" => spec = Some(o.typed::<SourceSpec>()?),
+            "content" if o.cx.how.normalize_content => {
+                let read = o.map.next_value_seed(Str(|s: &str| Some(super::json::text_normalized(s))))?;
+                o.cx.given.push((read.given_bytes, read.index));
+                content = Some(read.text);
+            }
             "content" => content = Some(o.string(&super::validate::ANY_STRING)?),
             "revision" => revision = Some(o.int(1)?),
             "fetched_at" => fetched_at = Some(o.string(&rule::DATE_TIME)?),

@@ -1,0 +1,180 @@
+//! checkBundle's reader (issue 15, r6-scale): each source's text LF-normalised and
+//! indexed in the pass that copies it out of serde_json's reading (`text_normalized`,
+//! `read_bundle_normalized`, `read_for_check`), against the store's own normalisation and
+//! index and against the plain reader's check, for texts escaped every way JSON allows.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use evidence_check::bundle::{check_bundle_owned, check_read, read_for_check, BundleOptions};
+use evidence_check::citation::TextIndex;
+use evidence_check::contract::json::{text_normalized, SourceText};
+use evidence_check::contract::{Contract, Limits};
+use evidence_check::digest::normalize_newlines;
+use evidence_check::{Bundle, Clock, Policy};
+use serde_json::Value;
+
+/// What the store makes of a text: normalised, its length as given, its index.
+fn plain(text: &str) -> SourceText {
+    let normalised = normalize_newlines(text).into_owned();
+    SourceText { index: TextIndex::new(&normalised), text: normalised, given_bytes: text.len() }
+}
+
+/// Every character as a `\u` escape (astral ones as a surrogate pair), hex in `upper` case.
+fn all_escaped(s: &str, upper: bool) -> String {
+    let mut out = String::from("\"");
+    for unit in s.encode_utf16() {
+        out.push_str(&if upper { format!("\\u{unit:04X}") } else { format!("\\u{unit:04x}") });
+    }
+    out.push('"');
+    out
+}
+
+/// Short escapes where JSON has them, the rest as serde_json writes it (raw UTF-8).
+fn short_escaped(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '/' => out.push_str("\\/"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\t' => out.push_str("\\t"),
+            c => {
+                let json = serde_json::to_string(&c.to_string()).unwrap();
+                out.push_str(&json[1..json.len() - 1]);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Deterministic texts over an alphabet with every case the decoder tells apart.
+fn texts() -> Vec<String> {
+    const ALPHABET: [&str; 16] = ["a", "Zz 9", "中文", "😀", "𝒳", "\r", "\n", "\r\n", "\"", "\\", "/", "\t", "\u{1}", "\u{FFFD}", "\u{8}\u{c}", "é"];
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut out: Vec<String> = ["", "plain ASCII only", "\r", "\n", "\r\n", "\r\r\n", "\n\r", "a\r", "\ra", "x\r\n\r\ny", "中文\r\n😀\r"].iter().map(|s| s.to_string()).collect();
+    for _ in 0..400 {
+        let len = (next() % 40) as usize;
+        out.push((0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect());
+    }
+    out
+}
+
+#[test]
+fn a_text_is_normalised_and_indexed_as_the_store_does_it() {
+    // Long texts too: code-point checkpoints (every 256) inside words, runs and CRs.
+    let long = texts().iter().take(120).map(|t| t.repeat(7)).collect::<Vec<_>>().concat();
+    let more = [long.clone(), long.replace(['\r', '\n'], ""), long.replace('\n', "\r"), "中文😀aé".repeat(500), "ascii ".repeat(500), "中\r\n".repeat(300)];
+    for text in texts().into_iter().chain(more) {
+        assert_eq!(text_normalized(&text), plain(&text), "{text:?}");
+    }
+}
+
+fn demo() -> Value {
+    serde_json::from_str(include_str!("../examples/demo.bundle.json")).unwrap()
+}
+
+fn options(limits: &Limits) -> BundleOptions {
+    let mut options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
+    options.policy = limits.clone();
+    options
+}
+
+/// A bundle's JSON text with each source's `content` written by `write`.
+fn with_contents(v: &Value, write: impl Fn(&str) -> String) -> String {
+    let mut v = v.clone();
+    let mut contents = Vec::new();
+    for (i, s) in v["sources"].as_array_mut().unwrap().iter_mut().enumerate() {
+        contents.push(write(s["content"].as_str().unwrap()));
+        s["content"] = format!("@content{i}@").into();
+    }
+    let mut text = serde_json::to_string_pretty(&v).unwrap();
+    for (i, c) in contents.iter().enumerate() {
+        text = text.replace(&format!("\"@content{i}@\""), c);
+    }
+    text
+}
+
+/// checkBundle's path (`read_for_check`, `check_read`) against the plain one
+/// (`from_json_with`, `check_bundle_owned`): the same result or the same error.
+fn same_check(text: &str, limits: &Limits) -> Result<String, String> {
+    let options = options(limits);
+    let fast = read_for_check(text, limits).map_err(|e| e.message()).and_then(|b| check_read(b, &options).map_err(|e| e.message()));
+    let plain = Bundle::from_json_with(text, limits).map_err(|e| e.message()).and_then(|b| check_bundle_owned(b, &options).map_err(|e| e.message()));
+    assert_eq!(fast, plain);
+    // A bundle the plain reader accepts is read in one pass (not by the fallback).
+    if Bundle::from_json_with(text, limits).is_ok() {
+        assert!(evidence_check::contract::typed::read_bundle_normalized(text, limits).is_some());
+    }
+    fast.map(|r| serde_json::to_string(&r).unwrap())
+}
+
+#[test]
+fn a_bundle_read_for_a_check_gives_the_plain_readers_result() {
+    let limits = Policy::reference();
+    let v = demo();
+    let as_is = same_check(&v.to_string(), &limits).unwrap();
+    // The same texts through every escaping: the same result (digests included).
+    for write in [short_escaped as fn(&str) -> String, |s: &str| all_escaped(s, false), |s: &str| all_escaped(s, true)] {
+        assert_eq!(same_check(&with_contents(&v, write), &limits).unwrap(), as_is);
+    }
+    // CRLF and CR in the texts: normalised as the store normalises them (the refs no
+    // longer match the digests: a result with issues, the same both ways).
+    for newline in ["\r\n", "\r", "\r\r\n"] {
+        let crlf = |s: &str| s.replace('\n', newline).replace('。', "。\r");
+        for write in [|s: &str| serde_json::to_string(s).unwrap(), |s: &str| all_escaped(s, false)] {
+            let text = with_contents(&v, |s| write(&crlf(s)));
+            assert_ne!(same_check(&text, &limits).unwrap(), as_is);
+        }
+    }
+    // The report's refs made to match CRLF texts: the digest is of the normalised text.
+    let mut crlf = v.clone();
+    for s in crlf["sources"].as_array_mut().unwrap() {
+        let text = s["content"].as_str().unwrap().replace('\n', "\r\n");
+        s["content"] = text.into();
+    }
+    assert_eq!(same_check(&crlf.to_string(), &limits).unwrap(), as_is);
+}
+
+#[test]
+fn the_size_limit_applies_to_a_text_as_given_not_as_normalised() {
+    let v = demo();
+    let first = v["sources"][0]["content"].as_str().unwrap().to_owned();
+    let given = first.replace('\n', "\r\n");
+    let normalised = first.len();
+    assert!(given.len() > normalised);
+    let mut bundle = v.clone();
+    bundle["sources"][0]["content"] = given.clone().into();
+    let text = bundle.to_string();
+    // At the text's size as given: checked; one byte less: refused, naming the size as given.
+    let at = |max: usize| Limits { max_source_bytes: max, ..Policy::reference() };
+    assert!(same_check(&text, &at(given.len())).is_ok());
+    let e = same_check(&text, &at(given.len() - 1)).unwrap_err();
+    assert!(e.contains(&given.len().to_string()), "{e}");
+    let e = same_check(&text, &at(normalised)).unwrap_err();
+    assert!(e.contains(&given.len().to_string()), "{e}");
+}
+
+#[test]
+fn a_bundle_that_breaks_its_contract_gives_the_tree_readers_error() {
+    let limits = Policy::reference();
+    let text = demo().to_string();
+    for bad in [
+        text.replacen("\"scope\"", "\"extra\":1,\"scope\"", 1),
+        text.replacen("\"content\":\"", "\"content\":\"\\ud800", 1),
+        text.replacen("\"content\":\"", "\"content\":\"\\udc00", 1),
+        text.replacen("\"content\":\"", "\"content\":\"\\ud83d\\u0041", 1),
+        text.replacen("\"content\":\"", "\"content\":\"\\ude00\\ud83d", 1),
+        text.replacen("\"content\":", "\"content\":1,\"x\":", 1),
+        text.replacen("\"content\":", "\"content\":\"a\",\"content\":", 1),
+        text.replacen("\"sources\":[", "\"sources\":[{\"spec\":{}},", 1),
+    ] {
+        let e = same_check(&bad, &limits).unwrap_err();
+        assert_eq!(e, Bundle::from_json_tree(&bad, &limits).unwrap_err().message());
+    }
+}

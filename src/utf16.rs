@@ -49,6 +49,7 @@ pub(crate) fn units(text: &str) -> Vec<u16> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(not(target_arch = "wasm32"))] // proptest is a native dev-dependency
     use proptest::prelude::*;
 
     #[test]
@@ -58,6 +59,7 @@ mod tests {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     proptest! {
         #[test]
         fn units_are_encode_utf16(text in any::<String>()) {

@@ -23,6 +23,8 @@ pub mod render;
 pub mod review;
 pub mod schema;
 pub mod store;
+#[cfg(any(test, target_arch = "wasm32"))]
+mod utf16;
 pub mod visible;
 
 #[cfg(test)]

@@ -253,9 +253,9 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
   const classes = require(join(NODE, "errors.js"));
   const reader = classes.jsonFromUtf16Buffer;
   const seen = [];
-  classes.jsonFromUtf16Buffer = (units) => {
-    seen.push(units.length);
-    return reader(units);
+  classes.jsonFromUtf16Buffer = (units, asText) => {
+    seen.push([units.length, asText]);
+    return reader(units, asText);
   };
   for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
   const ec = require(join(NODE, "index.js"));
@@ -263,9 +263,10 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
   const name = "06_all_supported_render.json";
   const fast = rendered(ec, name);
   assert.match(fast.artifact.content, /逐项论断/);
-  // The artifact (2.4 KB of UTF-8, Chinese) crossed as UTF-16; the assessment is shorter.
+  // The artifact's Markdown (2.4 KB of UTF-8, Chinese) crossed as UTF-16, as text of its
+  // own; the rest of the artifact and the assessment are shorter.
   assert.equal(seen.length, 1, `jsonFromUtf16Buffer calls: ${seen}`);
-  assert.ok(seen[0] >= 1024 && seen[0] === JSON.stringify(fast.artifact).length, `${seen}`);
+  assert.ok(seen[0][0] >= 1024 && seen[0][0] === fast.artifact.content.length && seen[0][1] === true, `${seen}`);
   // The same value, key order included, as the module's own JSON.parse of UTF-8 (the raw
   // module, nothing registered) and as the web entry's TextDecoder reader.
   const utf8 = rendered(inWasm().main, name);
@@ -282,4 +283,46 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
     assert.equal(JSON.stringify(read(units.subarray(0))), text);
     assert.equal(JSON.stringify(read(new Uint16Array(units.buffer, 2 * text.indexOf("["), text.length - text.indexOf("[") - 1))), text.slice(text.indexOf("["), -1));
   }
+});
+
+test("checkBundle's artifact Markdown crosses as a string of its own (UTF-16, not in the JSON), and the result is the same value", async () => {
+  fresh("index.js");
+  const classes = require(join(NODE, "errors.js"));
+  const reader = classes.jsonFromUtf16Buffer;
+  const seen = [];
+  classes.jsonFromUtf16Buffer = (units, asText) => {
+    seen.push([units.length, asText]);
+    return reader(units, asText);
+  };
+  for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
+  const ec = require(join(NODE, "index.js"));
+  classes.jsonFromUtf16Buffer = reader;
+  // The demo, and a bundle whose artifact has astral characters, U+2028 and U+FEFF.
+  const demo = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const odd = JSON.parse(demo);
+  odd.report.title = `\uFEFF😀 𝄞 \u2028 \u{10FFFF} ${odd.report.title}`;
+  for (const bundle of [demo, JSON.stringify(odd)]) {
+    seen.length = 0;
+    const fast = ec.checkBundle(bundle, { now: NOW });
+    // The Markdown crossed as UTF-16, as text; the JSON text of the rest (when it crossed
+    // as UTF-16 too) held it as "" (its length is that of the result without it).
+    assert.deepEqual(seen.filter(([, asText]) => asText), [[fast.artifact.content.length, true]]);
+    const rest = JSON.stringify({ ...fast, artifact: { ...fast.artifact, content: "" } }).length;
+    for (const [length] of seen.filter(([, asText]) => !asText)) assert.equal(length, rest);
+    assert.match(fast.artifact.content, /逐项论断/);
+    // The same value, key order included, as the raw module's (nothing registered: all
+    // of it in one JSON text) and the web entry's (TextDecoder).
+    const utf8 = inWasm().main.checkBundle(bundle, { now: NOW });
+    assert.equal(JSON.stringify(fast), JSON.stringify(utf8));
+    assert.deepEqual(Object.keys(fast.artifact), ["content", "content_digest", "report_digest", "status"]);
+    const web = await import(join(PKG, "web", "index.js"));
+    web.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+    assert.equal(JSON.stringify(web.checkBundle(bundle, { now: NOW })), JSON.stringify(utf8));
+  }
+  assert.ok(ec.checkBundle(JSON.stringify(odd), { now: NOW }).artifact.content.startsWith("# ⟦U+FEFF⟧😀 𝄞 \u{10FFFF} "));
+  // Both readers give the text itself with `asText`.
+  const text = "\uFEFF键 😀 𝄞 \u2028 \u{10FFFF} " + "中".repeat(600);
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  for (const read of [classes.jsonFromUtf16, classes.jsonFromUtf16Buffer]) assert.equal(read(units, true), text);
 });

@@ -90,11 +90,13 @@ impl TextIndex {
     }
 }
 
+/// The high bit of each byte of a 64-bit word.
+const HI: u64 = 0x8080_8080_8080_8080;
+
 /// `bytes.is_ascii()`, 32 bytes per step as four 64-bit words (wasm has 64-bit integers;
 /// the standard one reads `usize` words, 4 bytes in wasm32), stopping at the first
 /// group that holds a byte over 0x7F.
 fn is_ascii(bytes: &[u8]) -> bool {
-    const HI: u64 = 0x8080_8080_8080_8080;
     let groups = bytes.chunks_exact(32);
     let tail = groups.remainder();
     let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0x80; 8]));
@@ -103,7 +105,7 @@ fn is_ascii(bytes: &[u8]) -> bool {
 
 /// Records the checkpoints of UTF-8 `bytes` and returns its length in code points.
 fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
-    let mut ix = Indexer { n: 0, high: 0, checkpoints: std::mem::take(checkpoints) };
+    let mut ix = Indexer { n: 0, ascii: true, checkpoints: std::mem::take(checkpoints) };
     let words = bytes.chunks_exact(8);
     let tail = words.remainder();
     for (k, word) in words.enumerate() {
@@ -123,22 +125,35 @@ fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
 #[derive(Debug, Default)]
 pub struct Indexer {
     n: usize,
-    /// The bytes seen, OR-ed: their high bits tell ASCII text.
-    high: u64,
+    /// Every byte so far was ASCII: code points are bytes, and no checkpoint is recorded
+    /// until the first other byte (ASCII text needs none).
+    ascii: bool,
     checkpoints: Vec<usize>,
 }
 
 impl Indexer {
     /// Room for the checkpoints of a text of up to `bytes` bytes.
     pub fn with_capacity(bytes: usize) -> Indexer {
-        Indexer { n: 0, high: 0, checkpoints: Vec::with_capacity(bytes / STRIDE + 1) }
+        Indexer { n: 0, ascii: true, checkpoints: Vec::with_capacity(bytes / STRIDE + 1) }
+    }
+
+    /// At the first byte over 0x7F: the checkpoints of the ASCII text before it (code
+    /// point = byte).
+    fn leave_ascii(&mut self) {
+        self.checkpoints.extend((0..self.n).step_by(STRIDE));
+        self.ascii = false;
     }
 
     /// Eight bytes (little-endian) written at byte offset `at`.
     #[inline]
     pub fn word(&mut self, at: usize, word: u64) {
-        const HI: u64 = 0x8080_8080_8080_8080;
-        self.high |= word;
+        if self.ascii {
+            if word & HI == 0 {
+                self.n += 8;
+                return;
+            }
+            self.leave_ascii();
+        }
         // Bit 7 set and bit 6 clear: a continuation byte.
         let starts = 8 - (word & !(word << 1) & HI).count_ones() as usize;
         if (STRIDE - self.n % STRIDE) % STRIDE < starts {
@@ -152,16 +167,19 @@ impl Indexer {
     #[inline]
     pub fn word_part(&mut self, at: usize, word: u64, len: usize) {
         let kept = u64::MAX >> (64 - 8 * len.clamp(1, 8));
-        let high = self.high;
+        let part = word & kept;
+        if self.ascii && part & HI == 0 {
+            self.n += len;
+            return;
+        }
         // The bytes past `len` read as continuation bytes: not counted.
-        self.word(at, (word & kept) | (0x8080_8080_8080_8080 & !kept));
-        self.high = high | (word & kept);
+        self.word(at, part | (HI & !kept));
     }
 
     /// One ASCII byte written at byte offset `at`.
     #[inline]
     pub fn ascii(&mut self, at: usize) {
-        if self.n % STRIDE == 0 {
+        if !self.ascii && self.n % STRIDE == 0 {
             self.checkpoints.push(at);
         }
         self.n += 1;
@@ -170,7 +188,13 @@ impl Indexer {
     /// `bytes` written at byte offset `at`.
     pub fn bytes(&mut self, at: usize, bytes: &[u8]) {
         for (i, b) in bytes.iter().enumerate() {
-            self.high |= u64::from(*b);
+            if self.ascii {
+                if b.is_ascii() {
+                    self.n += 1;
+                    continue;
+                }
+                self.leave_ascii();
+            }
             if (*b as i8) >= -0x40 {
                 if self.n % STRIDE == 0 {
                     self.checkpoints.push(at + i);
@@ -182,9 +206,8 @@ impl Indexer {
 
     /// The index of the text written (as [`TextIndex::new`] makes it).
     pub fn finish(self) -> TextIndex {
-        let ascii = self.high & 0x8080_8080_8080_8080 == 0;
-        let checkpoints = if ascii { Vec::new() } else { self.checkpoints };
-        TextIndex { chars: self.n, ascii, checkpoints, newlines: std::sync::OnceLock::new() }
+        let checkpoints = if self.ascii { Vec::new() } else { self.checkpoints };
+        TextIndex { chars: self.n, ascii: self.ascii, checkpoints, newlines: std::sync::OnceLock::new() }
     }
 }
 

@@ -7,6 +7,8 @@ for f in tests/data/reference/cases/*.json tests/data/extra/cases/*.json; do
   node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if (c.report) process.stdout.write(JSON.stringify(c.report))' "$f" > "fuzz/corpus/parse_report/$(basename "$f")"
 done
 cp examples/demo.bundle.json fuzz/corpus/check_bundle/demo.json
+# The demo with CRLF, lone CR and escaped contents (the one-pass read normalises as it copies).
+node -e 'const b=JSON.parse(require("fs").readFileSync("examples/demo.bundle.json","utf8")); b.sources.forEach((s,i)=>{s.content=s.content.replace(/\n/g, i%2?"\r":"\r\n")+"\t\u00e9\u{1F600}\"\\"}); process.stdout.write(JSON.stringify(b))' > fuzz/corpus/check_bundle/demo-crlf.json
 # readers_agree: a policy byte, then a report, a bundle or a list of reviews.
 for f in fuzz/corpus/parse_report/*.json; do { printf '\x00'; cat "$f"; } > "fuzz/corpus/readers_agree/$(basename "$f")"; done
 { printf '\x01'; cat examples/demo.bundle.json; } > fuzz/corpus/readers_agree/demo.json

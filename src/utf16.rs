@@ -1,10 +1,12 @@
 //! A text's UTF-16 code units, for results that cross to JS as UTF-16 (src/wasm.rs).
 
 /// `text`'s UTF-16 code units (what `text.encode_utf16()` yields), decoded from its UTF-8
-/// bytes into slots allocated once (a text has at least as many bytes as units), runs of
-/// ASCII eight bytes at a time. In wasm, `Vec::extend` over `encode_utf16` checked the
-/// capacity at each unit: 5 % of a `checkBundle` call on the demo bundle (a 2.4 KB result).
-pub(crate) fn units(text: &str) -> Vec<u16> {
+/// bytes into exactly as many slots, allocated once, runs of ASCII eight bytes at a time;
+/// `None` when there is no memory for them (the caller passes the text as UTF-8 instead:
+/// wasm memory never shrinks, and a failed allocation must not abort the module). In wasm,
+/// `Vec::extend` over `encode_utf16` checked the capacity at each unit: 5 % of a
+/// `checkBundle` call on the demo bundle (a 2.4 KB result).
+pub(crate) fn units(text: &str) -> Option<Vec<u16>> {
     /// The payload of the next byte, a continuation byte: `text` is valid UTF-8.
     fn more(rest: &mut &[u8]) -> u32 {
         let (&byte, tail) = rest.split_first().unwrap_or((&0, &[]));
@@ -17,7 +19,10 @@ pub(crate) fn units(text: &str) -> Vec<u16> {
             *len += 1;
         }
     }
-    let mut units = vec![0; text.len()];
+    let count = unit_count(text);
+    let mut units = Vec::new();
+    units.try_reserve_exact(count).ok()?;
+    units.resize(count, 0);
     let mut len = 0;
     let mut rest = text.as_bytes();
     loop {
@@ -44,7 +49,13 @@ pub(crate) fn units(text: &str) -> Vec<u16> {
         }
     }
     units.truncate(len);
-    units
+    Some(units)
+}
+
+/// How many UTF-16 code units `text` has: one per character (a byte that is not a
+/// continuation byte), two for a character beyond U+FFFF (a four-byte lead).
+fn unit_count(text: &str) -> usize {
+    text.bytes().map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 #[cfg(test)]
@@ -55,7 +66,9 @@ mod tests {
     #[test]
     fn units_of_every_width() {
         for text in ["", "a", "{\"a\":\"b\\n\"}", "é", "方案资料", "𝄞", "a\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}z", "# 报告\n\n> 𝄞 ok"] {
-            assert_eq!(super::units(text), text.encode_utf16().collect::<Vec<_>>(), "{text:?}");
+            let units = super::units(text).unwrap_or_default();
+            assert_eq!(units, text.encode_utf16().collect::<Vec<_>>(), "{text:?}");
+            assert_eq!(units.capacity(), units.len(), "{text:?}: exactly as many slots as units");
         }
     }
 
@@ -63,7 +76,9 @@ mod tests {
     proptest! {
         #[test]
         fn units_are_encode_utf16(text in any::<String>()) {
-            prop_assert_eq!(super::units(&text), text.encode_utf16().collect::<Vec<_>>());
+            let units = super::units(&text).unwrap_or_default();
+            prop_assert_eq!(&units, &text.encode_utf16().collect::<Vec<_>>());
+            prop_assert_eq!(units.capacity(), units.len());
         }
     }
 }

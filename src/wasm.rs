@@ -250,7 +250,7 @@ struct ErrorClasses {
     data: Option<js_sys::Function>,
     /// The entry's `jsonFromUtf16(units)`: when registered, a result with non-ASCII text
     /// crosses as UTF-16 code units (see [`to_js`]).
-    json16: Option<Utf16Json>,
+    json16: Option<js_sys::Function>,
 }
 
 fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) {
@@ -297,7 +297,6 @@ pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function
     let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
         Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
     };
-    let json16 = json16.map(JsCast::unchecked_into);
     let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), data, json16 };
     CLASSES.with(|c| *c.borrow_mut() = classes);
     Ok(())
@@ -397,23 +396,25 @@ const UTF16_MIN_BYTES: usize = 1024;
 /// (12 µs for a 2.4 KB artifact), UTF-16 code units at memcpy speed, and `JSON.parse`
 /// reads either alike; ASCII text is fastest as it is (a one-byte string).
 fn json_from_utf16(text: &str) -> Option<JsValue> {
-    CLASSES.with(|c| {
-        let classes = c.try_borrow().ok()?;
-        let reader = classes.json16.as_ref()?;
-        reader.call_units(&JsValue::NULL, &crate::utf16::units(text)).ok()
-    })
+    let (reader, units) = utf16_reader_and_units(text)?;
+    reader.call_units(&JsValue::NULL, &units).ok()
+}
+
+/// The entry's reader and `text`'s UTF-16 code units, or `None`: no reader registered, or
+/// no memory for the units (the caller then passes the text as UTF-8). The reader is taken
+/// out of `CLASSES` first, so no borrow is held while the units are allocated or the
+/// reader runs.
+fn utf16_reader_and_units(text: &str) -> Option<(Utf16Json, Vec<u16>)> {
+    let reader = CLASSES.with(|c| c.try_borrow().ok()?.json16.clone())?;
+    Some((reader.unchecked_into(), crate::utf16::units(text)?))
 }
 
 /// `text` as a JS string: with non-ASCII characters (an artifact's Chinese Markdown) and
 /// 1 KiB or more, as UTF-16 code units through the entry's `jsonFromUtf16(units, true)`.
 fn text_to_js(text: &str) -> JsValue {
     if text.len() >= UTF16_MIN_BYTES && !text.is_ascii() {
-        let value = CLASSES.with(|c| {
-            let classes = c.try_borrow().ok()?;
-            let string = classes.json16.as_ref()?.call_units_text(&JsValue::NULL, &crate::utf16::units(text), true).ok()?;
-            string.is_string().then_some(string)
-        });
-        if let Some(value) = value {
+        let value = utf16_reader_and_units(text).and_then(|(reader, units)| reader.call_units_text(&JsValue::NULL, &units, true).ok());
+        if let Some(value) = value.filter(JsValue::is_string) {
             return value;
         }
     }

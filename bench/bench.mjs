@@ -42,18 +42,24 @@ function time(fn, repeats = REPEATS) {
 const log = (s) => process.stderr.write(s + "\n");
 
 let calls = 0;
-/** Median wall time (ms) of `run(prepare(i))` over `repeats` runs after one warm-up; `prepare` is not timed. */
-function timeVaried(prepare, run, repeats = REPEATS) {
-  run(prepare(calls++));
-  const ms = [];
+/** Medians (ms) of several measurements taken in turn, round by round, each after one
+ * untimed warm-up, so a drift of the machine's speed during the run weighs on each alike:
+ * `runs` are `[prepare, run]` pairs, each timing `run(prepare(i))` (`prepare` untimed). */
+function timeInterleaved(runs, repeats = REPEATS) {
+  for (const [prepare, run] of runs) run(prepare(calls++));
+  const ms = runs.map(() => []);
   for (let i = 0; i < repeats; i++) {
-    const input = prepare(calls++);
-    const t = performance.now();
-    run(input);
-    ms.push(performance.now() - t);
+    runs.forEach(([prepare, run], k) => {
+      const input = prepare(calls++);
+      const t = performance.now();
+      run(input);
+      ms[k].push(performance.now() - t);
+    });
   }
-  return median(ms);
+  return ms.map(median);
 }
+/** Median wall time (ms) of `run(prepare(i))` over `repeats` runs after one warm-up; `prepare` is not timed. */
+const timeVaried = (prepare, run, repeats = REPEATS) => timeInterleaved([[prepare, run]], repeats)[0];
 
 // ---- 1. seed-sized reports: every golden case through the JS API vs the reference ----
 
@@ -175,14 +181,13 @@ function scaleRun(b) {
     const r = ec.checkBundle(text, { ...options, ...extra });
     if (r.assessment.status !== "needs_review") throw new Error(`scale bundle is ${r.assessment.status}: ${JSON.stringify(r.assessment.issues[0])}`);
   };
-  const hosted = timeVaried(b.vary, check({}));
-  const inModule = timeVaried(b.vary, check({ hostHashing: false }));
-  const cryptoFloor = timeVaried(b.texts, (texts) => {
-    for (const t of texts) createHash("sha256").update(t).digest("hex");
-  });
-  const digestFloor = timeVaried(b.texts, (texts) => {
-    for (const t of texts) ec.digestText(t);
-  });
+  // The check and its floors in turn, round by round (see timeInterleaved).
+  const [hosted, inModule, cryptoFloor, digestFloor] = timeInterleaved([
+    [b.vary, check({})],
+    [b.vary, check({ hostHashing: false })],
+    [b.texts, (texts) => texts.forEach((t) => createHash("sha256").update(t).digest("hex"))],
+    [b.texts, (texts) => texts.forEach((t) => ec.digestText(t))],
+  ]);
   return {
     sources: b.sources, claims: b.claims, source_bytes: b.bytes,
     check_ms: hosted, check_module_hashing_ms: inModule, node_crypto_ms: cryptoFloor, digest_text_ms: digestFloor,

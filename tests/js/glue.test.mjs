@@ -247,8 +247,9 @@ function rendered(ec, name) {
   return { artifact: ec.render(scope, report, store, undefined, { now: NOW }), assessment: ec.assess(scope, report, store) };
 }
 
-test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 code units, and is the same value", async () => {
-  // The Node entry registers errors.js's `jsonFromUtf16Buffer`: count its calls.
+/** The Node entry loaded afresh with errors.js's `jsonFromUtf16Buffer` (the reader it
+ * registers) counted: `seen` gets `[units, asText]` for each call. */
+function entryCountingUtf16() {
   fresh("index.js");
   const classes = require(join(NODE, "errors.js"));
   const reader = classes.jsonFromUtf16Buffer;
@@ -260,6 +261,12 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
   for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
   const ec = require(join(NODE, "index.js"));
   classes.jsonFromUtf16Buffer = reader;
+  return { ec, classes, seen };
+}
+
+test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 code units, and is the same value", async () => {
+  // The Node entry registers errors.js's `jsonFromUtf16Buffer`: count its calls.
+  const { ec, classes, seen } = entryCountingUtf16();
   const name = "06_all_supported_render.json";
   const fast = rendered(ec, name);
   assert.match(fast.artifact.content, /逐项论断/);
@@ -286,17 +293,7 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
 });
 
 test("checkBundle's artifact Markdown crosses as a string of its own (UTF-16, not in the JSON), and the result is the same value", async () => {
-  fresh("index.js");
-  const classes = require(join(NODE, "errors.js"));
-  const reader = classes.jsonFromUtf16Buffer;
-  const seen = [];
-  classes.jsonFromUtf16Buffer = (units, asText) => {
-    seen.push([units.length, asText]);
-    return reader(units, asText);
-  };
-  for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
-  const ec = require(join(NODE, "index.js"));
-  classes.jsonFromUtf16Buffer = reader;
+  const { ec, classes, seen } = entryCountingUtf16();
   // The demo, and a bundle whose artifact has astral characters, U+2028 and U+FEFF.
   const demo = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
   const odd = JSON.parse(demo);

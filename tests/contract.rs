@@ -81,6 +81,50 @@ fn lengths_count_code_points() {
 }
 
 #[test]
+fn a_length_rule_counts_code_points_whatever_the_bytes() {
+    use evidence_check::contract::validate::{check_str, sized};
+    let (rule, at_least) = (sized(3, 5), sized(3, 1000));
+    let code = |s: &str| check_str(s, &rule).map_err(|(code, message)| (code.code().to_owned(), message));
+    for ok in ["abc", "abcde", "😀😀😀", "😀😀😀😀😀", "ééééé", "a😀b"] {
+        assert_eq!(code(ok), Ok(()), "{ok}");
+        assert_eq!(check_str(ok, &at_least), Ok(()), "{ok}");
+    }
+    for short in ["", "ab", "😀😀", "é😀"] {
+        let too_short = Err(("too_short".to_owned(), "String should have at least 3 characters".to_owned()));
+        assert_eq!(code(short), too_short, "{short}");
+        assert_eq!(check_str(short, &at_least).map_err(|(code, message)| (code.code().to_owned(), message)), too_short, "{short}");
+    }
+    assert_eq!(code("abcdef"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 6".to_owned())));
+    assert_eq!(code("ééééééé"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 7".to_owned())));
+    assert_eq!(code("😀😀😀😀😀😀"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 6".to_owned())));
+}
+
+#[test]
+fn a_citation_id_naming_two_passages_gives_both_places() {
+    let mut r = valid_report();
+    let first = r["claims"][0]["citations"][0].clone();
+    let mut other = first.clone();
+    other["citation_id"] = json!("c0");
+    let mut second = first.clone();
+    second["quote"] = json!("y");
+    r["claims"] = json!([
+        {"claim_id": "k1", "text": "x", "kind": "fact", "citations": [other.clone(), first]},
+        {"claim_id": "k2", "text": "x", "kind": "fact", "citations": [other.clone()]},
+        {"claim_id": "k3", "text": "x", "kind": "fact", "citations": [other, second]},
+    ]);
+    let e = Report::from_value(&r).unwrap_err();
+    let v: Vec<_> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code(), v.message.as_str())).collect();
+    assert_eq!(
+        v,
+        vec![(
+            "/claims/2/citations/1",
+            "citation_id_conflict",
+            "同一引用标识对应不同片段。 (citation_id 'c1' names two passages: a r1 [0, 1) at /claims/0/citations/1 and a r1 [0, 1) at /claims/2/citations/1)"
+        )]
+    );
+}
+
+#[test]
 fn cross_field_rules_each_reported() {
     let mut r = valid_report();
     r["claims"][0]["citations"][0]["end"] = json!(0);

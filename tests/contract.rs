@@ -28,6 +28,25 @@ fn patterns_follow_the_reference_and_reject_a_trailing_newline() {
 }
 
 #[test]
+fn a_digest_is_64_lower_case_hex_digits_at_every_place() {
+    let plain = |s: &str| s.len() == 64 && s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c));
+    let odd: Vec<char> = (0u8..=127).map(char::from).chain(['é', '\u{80}', '\u{ff}', '\u{130}', '\u{1f600}']).collect();
+    for at in [0, 1, 7, 8, 31, 56, 63] {
+        for &c in &odd {
+            for base in ["0", "f", "9", "a"] {
+                let mut s: Vec<char> = base.repeat(64).chars().collect();
+                s[at] = c;
+                let s: String = s.into_iter().collect();
+                assert_eq!(is_digest(&s), plain(&s), "{s:?}");
+            }
+        }
+    }
+    assert!(is_digest("0123456789abcdef".repeat(4).as_str()));
+    assert!(!is_digest(&"a".repeat(63)));
+    assert!(!is_digest(&"a".repeat(65)));
+}
+
+#[test]
 fn blank_follows_python_strip() {
     assert!(is_blank(" \t\n\u{3000}\u{a0}\u{2028}\u{1c}\u{1f}"));
     assert!(!is_blank("\u{200b}"));

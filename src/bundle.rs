@@ -208,31 +208,31 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 
 /// Loads sources into a fresh store (each text copied once into it).
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
-    let texts = sources.iter().map(|s| (Cow::Borrowed(s.content.as_str()), None, s.fetched_at.clone()));
-    fill_store(scope, sources, texts, options)
+    let specs = sources.iter().map(|s| s.spec.clone()).collect();
+    let texts = sources.iter().map(|s| (s.revision, Cow::Borrowed(s.content.as_str()), None, s.fetched_at.clone()));
+    fill_store(scope, specs, texts, options)
 }
 
-/// A fresh store over the sources' specs, filled with `texts` (each source's text, its
-/// length as given and its index when the text is LF-normalised already, and
-/// `fetched_at`, in the sources' order).
+/// A fresh store over the sources' specs, filled with `texts` (each source's revision,
+/// its text, its length as given and its index when the text is LF-normalised already,
+/// and `fetched_at`, in the specs' order).
 fn fill_store<'t>(
     scope: &Scope,
-    sources: &[BundleSource],
-    texts: impl Iterator<Item = (Cow<'t, str>, Option<(usize, crate::citation::TextIndex)>, Option<String>)>,
+    specs: Vec<SourceSpec>,
+    texts: impl Iterator<Item = (u64, Cow<'t, str>, Option<(usize, crate::citation::TextIndex)>, Option<String>)>,
     options: &BundleOptions,
 ) -> Result<EvidenceStore, BundleError> {
-    let specs = sources.iter().map(|s| s.spec.clone()).collect();
+    let ids: Vec<String> = specs.iter().map(|s| s.source_id.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
     store.set_host_hasher(options.host_hasher);
-    for (i, (source, (content, given, fetched_at))) in sources.iter().zip(texts).enumerate() {
-        let id = &source.spec.source_id;
+    for (i, (id, (revision, content, given, fetched_at))) in ids.iter().zip(texts).enumerate() {
         match given {
             Some((given_bytes, index)) => {
                 let read = crate::contract::json::SourceText { text: content.into_owned(), given_bytes, index };
-                store.restore_normalized(scope, id, read, source.revision, fetched_at)
+                store.restore_normalized(scope, id, read, revision, fetched_at)
             }
-            None => store.restore_text(scope, id, content, source.revision, fetched_at),
+            None => store.restore_text(scope, id, content, revision, fetched_at),
         }
         .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
@@ -276,13 +276,13 @@ pub fn read_for_check(text: &str, limits: &crate::contract::Limits) -> Result<Re
 /// into the store (normalised in place unless it was read normalised), never copied.
 pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     let ReadBundle { mut bundle, given } = read;
-    let mut sources = std::mem::take(&mut bundle.sources);
     let mut given = given.map(Vec::into_iter);
-    let texts: Vec<_> = sources
-        .iter_mut()
-        .map(|s| (Cow::Owned(std::mem::take(&mut s.content)), given.as_mut().and_then(Iterator::next), s.fetched_at.take()))
-        .collect();
-    let store = fill_store(&bundle.scope, &sources, texts.into_iter(), options)?;
+    // Each source's spec, text and fetched_at move into the store (the specs are not copied).
+    let (specs, texts): (Vec<_>, Vec<_>) = std::mem::take(&mut bundle.sources)
+        .into_iter()
+        .map(|s| (s.spec, (s.revision, Cow::Owned(s.content), given.as_mut().and_then(Iterator::next), s.fetched_at)))
+        .unzip();
+    let store = fill_store(&bundle.scope, specs, texts.into_iter(), options)?;
     check_loaded(&bundle, &store, options)
 }
 

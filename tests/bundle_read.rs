@@ -180,3 +180,33 @@ fn a_bundle_that_breaks_its_contract_gives_the_tree_readers_error() {
         assert_eq!(e, Bundle::from_json_tree(&bad, &limits).unwrap_err().message());
     }
 }
+
+/// Each source's revision reaches the store on both of a check's paths (the read text
+/// moved into the store, and a bundle borrowed): refs at the source's revision are found,
+/// refs at another are not.
+#[test]
+fn a_sources_revision_reaches_the_store() {
+    let limits = Policy::reference();
+    let codes = |v: &Value| {
+        let moved = check_read(read_for_check(&v.to_string(), &limits).unwrap(), &options(&limits)).unwrap();
+        let borrowed = evidence_check::bundle::check_bundle(&Bundle::from_json_with(&v.to_string(), &limits).unwrap(), &options(&limits)).unwrap();
+        assert_eq!(moved, borrowed);
+        moved.assessment.issues.iter().map(|i| i.code).collect::<Vec<_>>()
+    };
+    let mut v = demo();
+    let before = codes(&v);
+    let id = v["sources"][0]["spec"]["source_id"].clone();
+    v["sources"][0]["revision"] = serde_json::json!(3);
+    let stale = codes(&v);
+    assert!(stale.len() > before.len() && stale.contains(&"revision_stale"), "{stale:?}");
+    for claim in v["report"]["claims"].as_array_mut().unwrap() {
+        for c in claim["citations"].as_array_mut().unwrap() {
+            if c["ref"]["source_id"] == id {
+                c["ref"]["revision"] = serde_json::json!(3);
+            }
+        }
+    }
+    let found = codes(&v);
+    // The report changed, so its reviews are stale: only the citations' issues compare.
+    assert!(!found.contains(&"revision_stale"), "{found:?}");
+}

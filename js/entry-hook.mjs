@@ -47,6 +47,28 @@ const NATIVE_HEAD = `    let offset = 0;
             arg = arg.slice(read);
         }`;
 
+// The glue's view for the values a call passes through memory (a string's pointer and
+// length, a number): on every use it asks whether the memory grew by reading its
+// buffer's `detached` (absent before Node 22) and else comparing `buffer` with
+// `wasm.memory.buffer`, three accessor calls, one of them into the engine's C++ (two
+// uses for each string passed into the module). A buffer the memory outgrew is detached,
+// and a detached buffer's `byteLength` is 0: the same test as the glue's own byte view's.
+export const DATA_VIEW = `function getDataViewMemory0() {
+    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
+        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+    }
+    return cachedDataViewMemory0;
+}`;
+const DATA_VIEW_CACHED = `${MARK}: the buffer kept, its byteLength tested (0 once detached).
+let cachedDataViewBuffer0 = null;
+function getDataViewMemory0() {
+    if (cachedDataViewMemory0 === null || cachedDataViewBuffer0.byteLength === 0) {
+        cachedDataViewBuffer0 = wasm.memory.buffer;
+        cachedDataViewMemory0 = new DataView(cachedDataViewBuffer0);
+    }
+    return cachedDataViewMemory0;
+}`;
+
 /**
  * Patches a wasm-bindgen glue file (`esm`: the web build's):
  * - every value an export throws goes through errors.js's `finishError` first: the
@@ -54,21 +76,24 @@ const NATIVE_HEAD = `    let offset = 0;
  *   are off the stack (see js/entry-errors.mjs);
  * - a string passed into the module is encoded by the native `TextEncoder.encodeInto`
  *   as far as it fits the first allocation (one byte a UTF-16 unit), instead of a JS loop
- *   over its leading ASCII; the rest as before. The same bytes: UTF-8 is one encoding.
+ *   over its leading ASCII; the rest as before. The same bytes: UTF-8 is one encoding;
+ * - the view of memory that passes a call's values is checked by its buffer's length
+ *   (see DATA_VIEW above).
  * Idempotent; fails when the glue is not of the shape patched here (a wasm-bindgen
  * upgrade that changed it).
  */
 export function patchGlue(file, esm) {
   const text = readFileSync(file, "utf8");
-  const header = `${MARK}: thrown errors are made by errors.js; strings are encoded natively.`;
+  const header = `${MARK}: thrown errors are made by errors.js; strings are encoded natively; the data view is checked by length.`;
   if (text.includes(header)) return;
   if (text.includes(MARK)) throw new Error(`assemble: ${file} was patched by another version of js/entry-hook.mjs; build it again (make -B wasm)`);
   const sites = text.match(THROW)?.length ?? 0;
   if (sites === 0 || /throw take/.test(text.replace(THROW, ""))) throw new Error(`assemble: ${file} has no throw site of the shape js/entry-hook.mjs patches`);
   if (text.split(ASCII_LOOP).length !== 2) throw new Error(`assemble: ${file} has no passStringToWasm0 of the shape js/entry-hook.mjs patches`);
+  if (text.split(DATA_VIEW).length !== 2) throw new Error(`assemble: ${file} has no getDataViewMemory0 of the shape js/entry-hook.mjs patches`);
   const load = esm ? `import { finishError as __ecFinishError } from "./errors.js";` : `const { finishError: __ecFinishError } = require("./errors.js");`;
   const native = `const __ecNativeEncodeInto = typeof TextEncoder === "function" && typeof TextEncoder.prototype.encodeInto === "function";`;
-  const [first, ...rest] = text.replace(THROW, FINISHED).replace(ASCII_LOOP, NATIVE_HEAD).split("\n");
+  const [first, ...rest] = text.replace(THROW, FINISHED).replace(ASCII_LOOP, NATIVE_HEAD).replace(DATA_VIEW, DATA_VIEW_CACHED).split("\n");
   writeFileSync(file, [first, header, load, native, ...rest].join("\n"));
 }
 

@@ -623,18 +623,13 @@ fn secret(key: Option<&str>, name: &str) -> Result<Option<Vec<u8>>, BindingError
 /// The byte position of a `\uD800`–`\uDFFF` escape (not itself escaped) in JSON text
 /// written by `JSON.stringify`, which escapes exactly the lone surrogates.
 pub fn lone_surrogate_escape(json: &str) -> Option<usize> {
+    // Every backslash followed by `u` (`memchr` finds the backslashes a word at a time;
+    // `str::find` ran a two-way search, ~3 % of a `Reviews.add` call).
     let b = json.as_bytes();
-    let mut i = 0;
-    while let Some(off) = json.get(i..).and_then(|r| r.find("\\u")) {
-        let at = i + off;
-        let backslashes = b.get(..at).map_or(0, |p| p.iter().rev().take_while(|c| **c == b'\\').count());
-        let surrogate = matches!(b.get(at + 2..at + 4), Some([d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));
-        if backslashes % 2 == 0 && surrogate {
-            return Some(at);
-        }
-        i = at + 2;
-    }
-    None
+    memchr::memchr_iter(b'\\', b).find(|&at| {
+        let surrogate = matches!(b.get(at + 1..at + 4), Some([b'u', d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));
+        surrogate && b.get(..at).map_or(0, |p| p.iter().rev().take_while(|c| **c == b'\\').count()) % 2 == 0
+    })
 }
 
 /// Refuses JSON text written by `JSON.stringify` that holds a lone surrogate, naming

@@ -242,7 +242,8 @@ fn record_review_digested(
     let claim_id = claim_id.as_str().filter(|id| report.claim(id).is_some()).ok_or(ReviewErrorKind::UnknownClaim)?;
     let verdict = verdict.as_str().and_then(Verdict::parse).ok_or(ReviewErrorKind::InvalidVerdict)?;
     let note = note.as_str().ok_or(ReviewErrorKind::InvalidNote)?;
-    if is_blank(note) || note.chars().count() > policy.max_note_chars {
+    // (A note has no more code points than bytes: they are counted only when that could matter.)
+    if is_blank(note) || (note.len() > policy.max_note_chars && note.chars().count() > policy.max_note_chars) {
         return Err(ReviewErrorKind::InvalidNote);
     }
     Ok(Review {
@@ -314,10 +315,9 @@ pub fn record_review_signed<'r>(
     key: Option<&[u8]>,
 ) -> Result<Review, ReviewRefusal> {
     let report = report.into();
-    let note_chars = note.as_str().map(|n| n.chars().count()).or(host_note_len);
-    let review = record_review_digested(scope, report.report, report.digest, claim_id, verdict, note, clock, policy).map_err(|kind| ReviewRefusal {
-        kind,
-        detail: refusal_detail(kind, claim_id, note_chars, policy).filter(|_| !policy.reference_messages).map(Box::new),
+    let review = record_review_digested(scope, report.report, report.digest, claim_id, verdict, note, clock, policy).map_err(|kind| {
+        let note_chars = note.as_str().map(|n| n.chars().count()).or(host_note_len);
+        ReviewRefusal { kind, detail: refusal_detail(kind, claim_id, note_chars, policy).filter(|_| !policy.reference_messages).map(Box::new) }
     })?;
     Ok(match key {
         Some(k) => sign_review(&review, k),

@@ -444,17 +444,18 @@ fn typed<T: JsCast>(value: &(impl Serialize + ?Sized)) -> Result<T, JsValue> {
 
 /// A string argument; a lone surrogate is refused, never replaced.
 fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
-    let Some(s) = value.dyn_ref::<JsString>() else {
+    // One crossing: the glue checks `typeof` and copies a string's text (anything else
+    // reads as `None`); a `dyn_ref` first and a `length` after were two more per string.
+    let Some(text) = value.as_string() else {
         return Err(argument_error(format!("{name} must be a string")));
     };
     // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
     // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
     // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
-    // Text of as many bytes as UTF-16 units is all ASCII: it holds no U+FFFD.
-    let text = String::from(s);
-    let replaced = text.len() != s.length() as usize && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
-    if replaced && !s.is_valid_utf16() {
+    // ASCII text holds no U+FFFD.
+    let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
+    if replaced && !value.unchecked_ref::<JsString>().is_valid_utf16() {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }
     Ok(text)
@@ -490,10 +491,8 @@ fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<
 /// anything else is serialised once with `JSON.stringify`. Text over `max_bytes` is
 /// refused before it is copied.
 fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
-    if text_ok && value.is_string() {
-        if let Some(s) = value.dyn_ref::<JsString>() {
-            check_size(s, name, max_bytes, lang)?;
-        }
+    if let Some(s) = text_ok.then(|| value.dyn_ref::<JsString>()).flatten() {
+        check_size(s, name, max_bytes, lang)?;
         return text_arg(value, name);
     }
     if value.is_undefined() || value.is_function() || value.is_symbol() {
@@ -547,15 +546,23 @@ fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsV
     }
     let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
     let mut map = serde_json::Map::new();
-    for key in keys.iter().filter_map(|k| k.as_string()) {
+    for listed in keys.iter() {
+        let Some(key) = listed.as_string() else { continue };
         let name = format!("options.{key}");
-        let v = Reflect::get(&value, &JsValue::from_str(&key)).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
+        // The key as listed is the property's own (no string made again from its text);
+        // a non-ASCII key is read back from its text, as before (a lone surrogate in it
+        // comes out as U+FFFD, which names another property).
+        let property = if key.is_ascii() { listed } else { JsValue::from_str(&key) };
+        let v = Reflect::get(&value, &property).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
         let json = if v.is_undefined() {
             continue;
-        } else if v.is_string() {
+        } else if let Some(s) = v.dyn_ref::<JsString>() {
             // No valid date-time is near 256 units long; the stand-in is refused alike.
-            let max = if key == "now" { 256 } else { usize::MAX };
-            Value::String(bounded_text_arg(&v, &name, max, "")?)
+            if key == "now" && s.length() > 256 {
+                Value::String(String::new())
+            } else {
+                Value::String(text_arg(&v, &name)?)
+            }
         } else if let Some(n) = v.as_f64() {
             if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
                 Value::from(n as i64)

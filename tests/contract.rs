@@ -28,6 +28,25 @@ fn patterns_follow_the_reference_and_reject_a_trailing_newline() {
 }
 
 #[test]
+fn a_digest_is_64_lower_case_hex_digits_at_every_place() {
+    let plain = |s: &str| s.len() == 64 && s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c));
+    let odd: Vec<char> = (0u8..=127).map(char::from).chain(['é', '\u{80}', '\u{ff}', '\u{130}', '\u{1f600}']).collect();
+    for at in [0, 1, 7, 8, 31, 56, 63] {
+        for &c in &odd {
+            for base in ["0", "f", "9", "a"] {
+                let mut s: Vec<char> = base.repeat(64).chars().collect();
+                s[at] = c;
+                let s: String = s.into_iter().collect();
+                assert_eq!(is_digest(&s), plain(&s), "{s:?}");
+            }
+        }
+    }
+    assert!(is_digest("0123456789abcdef".repeat(4).as_str()));
+    assert!(!is_digest(&"a".repeat(63)));
+    assert!(!is_digest(&"a".repeat(65)));
+}
+
+#[test]
 fn blank_follows_python_strip() {
     assert!(is_blank(" \t\n\u{3000}\u{a0}\u{2028}\u{1c}\u{1f}"));
     assert!(!is_blank("\u{200b}"));
@@ -78,6 +97,50 @@ fn lengths_count_code_points() {
     assert!(Report::from_value(&r).is_ok());
     r["title"] = json!("😀".repeat(121));
     assert_eq!(violations(r), vec![("/title".to_owned(), "too_long".to_owned())]);
+}
+
+#[test]
+fn a_length_rule_counts_code_points_whatever_the_bytes() {
+    use evidence_check::contract::validate::{check_str, sized};
+    let (rule, at_least) = (sized(3, 5), sized(3, 1000));
+    let code = |s: &str| check_str(s, &rule).map_err(|(code, message)| (code.code().to_owned(), message));
+    for ok in ["abc", "abcde", "😀😀😀", "😀😀😀😀😀", "ééééé", "a😀b"] {
+        assert_eq!(code(ok), Ok(()), "{ok}");
+        assert_eq!(check_str(ok, &at_least), Ok(()), "{ok}");
+    }
+    for short in ["", "ab", "😀😀", "é😀"] {
+        let too_short = Err(("too_short".to_owned(), "String should have at least 3 characters".to_owned()));
+        assert_eq!(code(short), too_short, "{short}");
+        assert_eq!(check_str(short, &at_least).map_err(|(code, message)| (code.code().to_owned(), message)), too_short, "{short}");
+    }
+    assert_eq!(code("abcdef"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 6".to_owned())));
+    assert_eq!(code("ééééééé"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 7".to_owned())));
+    assert_eq!(code("😀😀😀😀😀😀"), Err(("too_long".to_owned(), "String should have at most 5 characters, not 6".to_owned())));
+}
+
+#[test]
+fn a_citation_id_naming_two_passages_gives_both_places() {
+    let mut r = valid_report();
+    let first = r["claims"][0]["citations"][0].clone();
+    let mut other = first.clone();
+    other["citation_id"] = json!("c0");
+    let mut second = first.clone();
+    second["quote"] = json!("y");
+    r["claims"] = json!([
+        {"claim_id": "k1", "text": "x", "kind": "fact", "citations": [other.clone(), first]},
+        {"claim_id": "k2", "text": "x", "kind": "fact", "citations": [other.clone()]},
+        {"claim_id": "k3", "text": "x", "kind": "fact", "citations": [other, second]},
+    ]);
+    let e = Report::from_value(&r).unwrap_err();
+    let v: Vec<_> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code(), v.message.as_str())).collect();
+    assert_eq!(
+        v,
+        vec![(
+            "/claims/2/citations/1",
+            "citation_id_conflict",
+            "同一引用标识对应不同片段。 (citation_id 'c1' names two passages: a r1 [0, 1) at /claims/0/citations/1 and a r1 [0, 1) at /claims/2/citations/1)"
+        )]
+    );
 }
 
 #[test]

@@ -35,6 +35,9 @@ fn reviews_are_bound_to_scope_and_digest() {
     assert_eq!(record_review(&s, &report, "k1", "supported", "\u{3000}", &clock()).unwrap_err(), ReviewErrorKind::InvalidNote);
     assert!(record_review(&s, &report, "k1", "supported", &"n".repeat(1000), &clock()).is_ok());
     assert_eq!(record_review(&s, &report, "k1", "supported", &"n".repeat(1001), &clock()).unwrap_err(), ReviewErrorKind::InvalidNote);
+    // The limit is in code points, not bytes.
+    assert!(record_review(&s, &report, "k1", "supported", &"😀".repeat(1000), &clock()).is_ok());
+    assert_eq!(record_review(&s, &report, "k1", "supported", &"😀".repeat(1001), &clock()).unwrap_err(), ReviewErrorKind::InvalidNote);
 }
 
 #[test]

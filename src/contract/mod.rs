@@ -524,21 +524,27 @@ impl Report {
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
         }
-        let mut seen: HashMap<&str, (&Citation, String)> = HashMap::new();
+        // Each citation id's first citation and where it is (its path is written only
+        // when a later one names another passage).
+        let mut seen: HashMap<&str, (&Citation, usize, usize)> = HashMap::new();
+        let at = |i: usize, j: usize| format!("{path}/claims/{i}/citations/{j}");
         for (i, claim) in self.claims.iter().enumerate() {
-            let local: HashSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
-            if local.len() != claim.citations.len() {
-                c.rule(path, ViolationCode::DuplicateCitationInClaim);
+            // (A claim with one citation or none cannot name one twice.)
+            if claim.citations.len() > 1 {
+                let local: HashSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
+                if local.len() != claim.citations.len() {
+                    c.rule(path, ViolationCode::DuplicateCitationInClaim);
+                }
             }
             for (j, citation) in claim.citations.iter().enumerate() {
-                let here = format!("{path}/claims/{i}/citations/{j}");
-                let (previous, first_at) = seen.entry(&citation.citation_id).or_insert((citation, here.clone()));
-                if *previous == citation {
+                let &mut (previous, first_i, first_j) = seen.entry(&citation.citation_id).or_insert((citation, i, j));
+                if std::ptr::eq(previous, citation) || *previous == *citation {
                     continue;
                 }
                 if reference {
                     c.rule(path, ViolationCode::CitationIdConflict);
                 } else {
+                    let (first_at, here) = (at(first_i, first_j), at(i, j));
                     let passage = |ci: &Citation| format!("{} r{} [{}, {})", ci.source_ref.source_id, ci.source_ref.revision, ci.start, ci.end);
                     let message = format!(
                         "{} (citation_id '{}' names two passages: {} at {first_at} and {} at {here})",

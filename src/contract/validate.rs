@@ -38,7 +38,17 @@ pub fn is_filename(s: &str) -> bool {
 
 /// `^[a-f0-9]{64}$`.
 pub fn is_digest(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    s.len() == 64 && s.as_bytes().chunks(8).all(|w| <[u8; 8]>::try_from(w).is_ok_and(|w| lower_hex_word(u64::from_le_bytes(w))))
+}
+
+/// True when each of the eight bytes of `w` is `0-9` or `a-f` (eight bytes at a time:
+/// once no byte has its high bit set, `b + (0x80 - x)` has its high bit set exactly when
+/// `b >= x`, and no byte carries into the next).
+fn lower_hex_word(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let at_least = |x: u64| w.wrapping_add(ONES * (0x80 - x)) & HIGH;
+    w & HIGH == 0 && ((at_least(0x30) & !at_least(0x3a)) | (at_least(0x61) & !at_least(0x67))) == HIGH
 }
 
 /// A pattern: its test and its text for messages.
@@ -108,7 +118,10 @@ fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
 /// The rule of a string field on its text (both readers call it): its length in code
 /// points, then its pattern.
 pub fn check_str(s: &str, rule: &StrRule) -> Result<(), Fault> {
-    if rule.min > 0 || rule.max < usize::MAX {
+    // A text has at most as many code points as bytes and at least a quarter as many:
+    // count them only when the byte length leaves the rule's answer open.
+    let (bytes, fewest) = (s.len(), s.len().div_ceil(4));
+    if (rule.min > 0 && fewest < rule.min) || bytes > rule.max {
         let n = s.chars().count();
         if n < rule.min {
             return Err((ViolationCode::TooShort, format!("String should have at least {} characters", rule.min)));

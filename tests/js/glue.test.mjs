@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NOW, PKG, ROOT, readJson } from "./helpers.mjs";
-import { ASCII_LOOP, patchGlue } from "../../js/entry-hook.mjs";
+import { ASCII_LOOP, DATA_VIEW, patchGlue } from "../../js/entry-hook.mjs";
 import crypto from "node:crypto";
 
 const require = createRequire(import.meta.url);
@@ -169,12 +169,13 @@ test("the glue patch makes every throw site go through finishError, once, and re
       const text = readFileSync(join(PKG, target, f), "utf8");
       assert.equal((text.match(/throw take/g) ?? []).length, 0, `${target}/${f} has an unpatched throw site`);
       assert.ok(!text.includes(ASCII_LOOP) && text.includes("const head = cachedTextEncoder.encodeInto("), `${target}/${f}: passStringToWasm0 is not patched`);
+      assert.ok(!text.includes(DATA_VIEW) && text.includes("cachedDataViewBuffer0.byteLength === 0"), `${target}/${f}: getDataViewMemory0 is not patched`);
       assert.ok((text.match(/throw __ecFinishError\(takeFromExternrefTable0\(ret\[\d\]\)\);/g) ?? []).length >= 10, `${target}/${f}`);
     }
   }
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-glue-"));
   const glue = join(dir, "glue.js");
-  const original = `/* header */\nfunction f() {\n    if (ret[2]) {\n        throw takeFromExternrefTable0(ret[1]);\n    }\n}\nfunction passStringToWasm0() {\n${ASCII_LOOP}\n    }\n}\n`;
+  const original = `/* header */\nfunction f() {\n    if (ret[2]) {\n        throw takeFromExternrefTable0(ret[1]);\n    }\n}\nfunction passStringToWasm0() {\n${ASCII_LOOP}\n    }\n}\n${DATA_VIEW}\n`;
   writeFileSync(glue, original);
   patchGlue(glue, false);
   const once = readFileSync(glue, "utf8");
@@ -187,9 +188,35 @@ test("the glue patch makes every throw site go through finishError, once, and re
   assert.throws(() => patchGlue(glue, true), /no throw site/);
   writeFileSync(glue, original.replace("if (code > 0x7F) break;", "if (code >= 0x80) break;"));
   assert.throws(() => patchGlue(glue, true), /no passStringToWasm0/);
+  writeFileSync(glue, original.replace("cachedDataViewMemory0.buffer !== wasm.memory.buffer", "true"));
+  assert.throws(() => patchGlue(glue, true), /no getDataViewMemory0/);
   writeFileSync(glue, once.replace("strings are encoded natively", "an older patch"));
   assert.throws(() => patchGlue(glue, true), /another version/);
   assert.ok(ROOT);
+});
+
+test("the data view of the glue follows the memory as it grows (strings and numbers passed after each growth)", async () => {
+  // Each call passes strings through the view (their pointers and lengths); a view of the
+  // buffer the memory outgrew would throw on a detached buffer or write where no one reads.
+  const check = (ec, label) => {
+    const spec = { source_id: "s", title: "T", locator: "x:y", filename: "a.md", kind: "public" };
+    const store = new ec.EvidenceStore([spec], { maxSourceBytes: 8 << 20, now: NOW });
+    const scope = { tenant_id: "t", user_id: "u" };
+    for (let round = 0; round < 3; round++) {
+      const before = ec.wasmMemoryBytes();
+      const text = `${round}`.repeat((before >> 1) + 4096);
+      store.ingest(scope, "s", text);
+      assert.ok(ec.wasmMemoryBytes() > before, `${label}: round ${round}: the memory did not grow`);
+      const digest = crypto.createHash("sha256").update(`é${round}`).digest("hex");
+      assert.equal(ec.digestText(`é${round}`), digest, `${label}: round ${round}`);
+      assert.equal(store.quoteRange(scope, store.ingest(scope, "s", `ab${round}cd`), 2, 3, "c1").quote, `${round}`, `${label}: round ${round}`);
+    }
+    store.free();
+  };
+  check(entries().main, "node");
+  const web = await import(join(PKG, "web", "index.js"));
+  web.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
+  check(web, "web");
 });
 
 test("the web entries (ES modules) make their errors in JS too", async () => {

@@ -53,7 +53,8 @@ impl Default for StoreOptions {
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Snapshot {
-    pub spec: SourceSpec,
+    // The catalogue entry, shared with the store's catalogue (not copied per snapshot).
+    pub spec: Arc<SourceSpec>,
     #[serde(rename = "ref")]
     pub source_ref: SourceRef,
     /// The LF-normalised text.
@@ -72,14 +73,20 @@ impl Snapshot {
     }
 }
 
-type Key = (Scope, String);
+/// A source's record in one scope: its current snapshot (none once removed) and the last
+/// revision given, which never goes back.
+#[derive(Debug)]
+struct Slot {
+    current: Option<Arc<Snapshot>>,
+    revision: u64,
+}
 
 /// Snapshots of catalogued sources, per scope.
 #[derive(Debug)]
 pub struct EvidenceStore {
-    specs: HashMap<String, SourceSpec>,
-    current: HashMap<Key, Arc<Snapshot>>,
-    revisions: HashMap<Key, u64>,
+    specs: HashMap<String, Arc<SourceSpec>>,
+    // Per scope, per source id: looked up by borrowed keys, nothing cloned per citation.
+    scopes: HashMap<Scope, HashMap<String, Slot>>,
     policy: Policy,
     clock: Clock,
     closed: bool,
@@ -99,7 +106,7 @@ impl EvidenceStore {
     /// (source sizes, read results, quotes, and the reports assessed and rendered with it).
     pub fn with_policy(specs: Vec<SourceSpec>, policy: Policy, clock: Clock) -> Result<Self, StoreError> {
         let n = specs.len();
-        let map: HashMap<String, SourceSpec> = specs.into_iter().map(|s| (s.source_id.clone(), s)).collect();
+        let map: HashMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
         if n > policy.max_sources {
             let detail = Detail::limit(n, policy.max_sources, "sources", "max_sources");
             return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });
@@ -109,8 +116,7 @@ impl EvidenceStore {
         }
         Ok(EvidenceStore {
             specs: map,
-            current: HashMap::new(),
-            revisions: HashMap::new(),
+            scopes: HashMap::new(),
             policy,
             clock,
             closed: false,
@@ -135,7 +141,7 @@ impl EvidenceStore {
 
     /// The catalogue entry of a source.
     pub fn spec(&self, source_id: &str) -> Option<&SourceSpec> {
-        self.specs.get(source_id)
+        self.specs.get(source_id).map(|s| &**s)
     }
 
     /// Replaces the clock (for example to fix `now` for one call).
@@ -182,7 +188,7 @@ impl EvidenceStore {
         }
     }
 
-    fn accept(&self, source_id: &str, content: &str) -> Result<SourceSpec, StoreError> {
+    fn accept(&self, source_id: &str, content: &str) -> Result<Arc<SourceSpec>, StoreError> {
         self.admit(source_id, || validate::is_blank(content), content.len())
     }
 
@@ -190,7 +196,7 @@ impl EvidenceStore {
     /// unknown source, blank, too large), for a text known by whether it is blank and its
     /// size in UTF-8 bytes or a lower bound of it: a host can refuse an oversize text
     /// without copying it.
-    pub fn admit(&self, source_id: &str, blank: impl FnOnce() -> bool, bytes: usize) -> Result<SourceSpec, StoreError> {
+    pub fn admit(&self, source_id: &str, blank: impl FnOnce() -> bool, bytes: usize) -> Result<Arc<SourceSpec>, StoreError> {
         self.ensure_open()?;
         let named = || Detail { source_id: Some(source_id.to_owned()), ..Detail::default() };
         let spec = self.specs.get(source_id).ok_or_else(|| self.fail(StoreErrorKind::UnknownSource, named()))?;
@@ -201,7 +207,7 @@ impl EvidenceStore {
             let detail = Detail::limit(bytes, self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
             return Err(self.fail(StoreErrorKind::SourceTooLarge, detail));
         }
-        Ok(spec.clone())
+        Ok(Arc::clone(spec))
     }
 
     /// Stores `content` (CRLF and CR become LF) as the current snapshot. Identical
@@ -217,14 +223,14 @@ impl EvidenceStore {
         let spec = self.accept(source_id, &content)?;
         let content = normalized(content);
         let digest = self.digest(&content);
-        let key = (scope.clone(), source_id.to_owned());
-        if let Some(old) = self.current.get(&key) {
+        let slot = self.slot(scope, source_id);
+        if let Some(old) = slot.and_then(|s| s.current.as_ref()) {
             if old.source_ref.digest == digest {
                 return Ok(old.source_ref.clone());
             }
         }
-        let revision = self.revisions.get(&key).copied().unwrap_or(0).saturating_add(1);
-        Ok(self.put(key, spec, content.into_owned(), None, digest, revision, None))
+        let revision = slot.map_or(0, |s| s.revision).saturating_add(1);
+        Ok(self.put(scope, source_id, spec, content.into_owned(), None, digest, revision, None))
     }
 
     /// Restores a snapshot that the host already holds at a known revision (for
@@ -254,26 +260,34 @@ impl EvidenceStore {
     #[allow(clippy::too_many_arguments)]
     /// Restores an admitted text: normalised here unless its `index` is given (then it is
     /// normalised already).
-    fn restore_admitted(&mut self, scope: &Scope, source_id: &str, spec: SourceSpec, content: Cow<'_, str>, index: Option<TextIndex>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
-        let key = (scope.clone(), source_id.to_owned());
-        let known = self.revisions.get(&key).copied().unwrap_or(0);
+    fn restore_admitted(&mut self, scope: &Scope, source_id: &str, spec: Arc<SourceSpec>, content: Cow<'_, str>, index: Option<TextIndex>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
+        let known = self.slot(scope, source_id).map_or(0, |s| s.revision);
         if revision == 0 || revision <= known {
             let detail = Detail { source_id: Some(source_id.to_owned()), cited_revision: Some(revision), current_revision: Some(known), ..Detail::default() };
             return Err(self.fail(StoreErrorKind::RevisionNotNewer, detail));
         }
         let content = if index.is_none() { normalized(content) } else { content }.into_owned();
         let digest = self.digest(&content);
-        Ok(self.put(key, spec, content, index, digest, revision, fetched_at))
+        Ok(self.put(scope, source_id, spec, content, index, digest, revision, fetched_at))
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn put(&mut self, key: Key, spec: SourceSpec, content: String, index: Option<TextIndex>, digest: String, revision: u64, fetched_at: Option<String>) -> SourceRef {
-        let source_ref = SourceRef { source_id: key.1.clone(), revision, digest };
+    fn put(&mut self, scope: &Scope, source_id: &str, spec: Arc<SourceSpec>, content: String, index: Option<TextIndex>, digest: String, revision: u64, fetched_at: Option<String>) -> SourceRef {
+        let source_ref = SourceRef { source_id: source_id.to_owned(), revision, digest };
         let index = index.unwrap_or_else(|| TextIndex::new(&content));
         let fetched_at = fetched_at.unwrap_or_else(|| self.clock.now());
         let snapshot = Snapshot { spec, source_ref: source_ref.clone(), content, fetched_at, index };
-        self.revisions.insert(key.clone(), revision);
-        self.current.insert(key, Arc::new(snapshot));
+        let slot = Slot { current: Some(Arc::new(snapshot)), revision };
+        let sources = match self.scopes.get_mut(scope) {
+            Some(sources) => sources,
+            None => self.scopes.entry(scope.clone()).or_default(),
+        };
+        match sources.get_mut(source_id) {
+            Some(old) => *old = slot,
+            None => {
+                sources.insert(source_id.to_owned(), slot);
+            }
+        }
         source_ref
     }
 
@@ -294,23 +308,23 @@ impl EvidenceStore {
     /// The snapshot that `source_ref` names, if it is still current in this scope.
     pub fn get(&self, scope: &Scope, source_ref: &SourceRef) -> Result<&Arc<Snapshot>, StoreError> {
         self.ensure_open()?;
-        let key = (scope.clone(), source_ref.source_id.clone());
         // The snapshot's digest was computed from its text at ingest and the text is
         // immutable, so comparing refs compares digests; nothing is rehashed per citation.
-        match self.current.get(&key) {
+        let slot = self.slot(scope, &source_ref.source_id);
+        match slot.and_then(|s| s.current.as_ref()) {
             Some(s) if s.source_ref == *source_ref => Ok(s),
-            found => Err(self.unavailable(&key, source_ref, found)),
+            found => Err(self.unavailable(slot.is_some(), source_ref, found)),
         }
     }
 
     /// Why a ref names no current snapshot: only this scope's own records are looked at,
     /// so the answer is the same whether or not another scope holds the source.
-    fn unavailable(&self, key: &Key, cited: &SourceRef, current: Option<&Arc<Snapshot>>) -> StoreError {
+    fn unavailable(&self, ingested: bool, cited: &SourceRef, current: Option<&Arc<Snapshot>>) -> StoreError {
         let detail = Detail { source_id: Some(cited.source_id.clone()), ..Detail::default() };
         let Some(current) = current else {
             return if !self.specs.contains_key(&cited.source_id) {
                 self.fail(StoreErrorKind::SourceNotInScope, detail)
-            } else if self.revisions.contains_key(key) {
+            } else if ingested {
                 self.fail(StoreErrorKind::SourceRemoved, Detail { cited_revision: Some(cited.revision), ..detail })
             } else {
                 self.fail(StoreErrorKind::SourceNotIngested, detail)
@@ -329,7 +343,12 @@ impl EvidenceStore {
         if self.closed {
             return None;
         }
-        self.current.get(&(scope.clone(), source_id.to_owned()))
+        self.slot(scope, source_id)?.current.as_ref()
+    }
+
+    /// The record of a source in a scope, if it was ever stored there.
+    fn slot(&self, scope: &Scope, source_id: &str) -> Option<&Slot> {
+        self.scopes.get(scope)?.get(source_id)
     }
 
     /// Checks that the citation's snapshot is current and that its range holds exactly
@@ -383,7 +402,7 @@ impl EvidenceStore {
 
     /// Every catalogue entry (in no particular order).
     pub fn specs(&self) -> impl Iterator<Item = &SourceSpec> {
-        self.specs.values()
+        self.specs.values().map(|s| &**s)
     }
 
     /// Makes a citation from an explicit range of the snapshot's (LF-normalised) text,
@@ -410,14 +429,15 @@ impl EvidenceStore {
     /// becomes valid again.
     pub fn remove(&mut self, scope: &Scope, source_id: &str) -> Result<(), StoreError> {
         self.ensure_open()?;
-        self.current.remove(&(scope.clone(), source_id.to_owned()));
+        if let Some(slot) = self.scopes.get_mut(scope).and_then(|sources| sources.get_mut(source_id)) {
+            slot.current = None;
+        }
         Ok(())
     }
 
     /// Drops everything; the store accepts nothing more.
     pub fn close(&mut self) {
-        self.current.clear();
-        self.revisions.clear();
+        self.scopes.clear();
         self.closed = true;
     }
 

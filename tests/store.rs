@@ -96,7 +96,7 @@ fn admit_refuses_an_oversize_text_by_its_size_in_the_order_ingest_does() {
     // bound) and whether it is blank; the codes come in ingest's order.
     let mut st = store();
     let big = StoreOptions::default().max_source_bytes + 1;
-    let code = |st: &EvidenceStore, id: &str, blank: bool, bytes: usize| st.admit(id, || blank, bytes).map(|spec| spec.source_id).map_err(|e| e.code());
+    let code = |st: &EvidenceStore, id: &str, blank: bool, bytes: usize| st.admit(id, || blank, bytes).map(|spec| spec.source_id.clone()).map_err(|e| e.code());
     assert_eq!(code(&st, "a", false, big), Err("source_too_large"));
     assert_eq!(code(&st, "zz", false, big), Err("unknown_source"));
     assert_eq!(code(&st, "a", true, big), Err("empty_content"));

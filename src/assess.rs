@@ -4,7 +4,7 @@
 
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::contract::{Citation, Report, Scope};
@@ -238,7 +238,7 @@ fn review_map<'r>(
     mode: ReviewMode,
     issues: &mut Vec<Issue>,
 ) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
-    let mut map: HashMap<&str, &Review> = HashMap::new();
+    let mut map: HashMap<&str, &Review> = HashMap::default();
     for (index, review) in reviews {
         let problem = if review.scope != *scope {
             Some(ReviewErrorKind::ReviewOtherScope)
@@ -333,7 +333,7 @@ pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, 
         .collect();
     let reviews = review_map(scope, report, &digest, signed, options.reviews, &mut issues)?;
     let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
-    let mut valid: HashMap<&str, usize> = HashMap::new();
+    let mut valid: HashMap<&str, usize> = HashMap::default();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
     let mut states = Vec::with_capacity(report.claims.len());
     for claim in &report.claims {

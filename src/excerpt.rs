@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
 use crate::contract::Contract;
@@ -56,7 +56,7 @@ impl Document {
 /// Documents with unique ids, checked as one list.
 pub fn documents_from_value(v: &Value) -> Result<Vec<Document>, ContractError> {
     crate::contract::list_from_value(v, "documents", Document::check, |c, docs| {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for (i, d) in docs.iter().enumerate() {
             if !seen.insert(d.id.as_str()) {
                 c.push(&join(&format!("/{i}"), "id"), ViolationCode::DuplicateDocumentId, format!("document id '{}' is used twice", d.id));
@@ -242,8 +242,8 @@ impl<'d> Library<'d> {
     /// The facts an answer about `item_id` must give: `(line, quote)` of every bullet
     /// line, read from the document's own lines (not from [`extract_excerpts`]).
     pub fn required(&self, item_id: &str) -> HashSet<(i64, &'d str)> {
-        let Some((_, _, lines)) = self.docs.get(item_id) else { return HashSet::new() };
-        let mut required = HashSet::new();
+        let Some((_, _, lines)) = self.docs.get(item_id) else { return HashSet::default() };
+        let mut required = HashSet::default();
         let mut number: i64 = 0;
         for line in lines {
             number += 1;
@@ -335,9 +335,9 @@ pub fn evaluate_claims_in(library: &Library<'_>, item_id: &str, claims: &[Excerp
     let checks: Vec<bool> = claims.iter().map(|c| library.check(c).supported).collect();
     let supported = checks.iter().filter(|s| **s).count();
     let total = claims.len();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut duplicates = 0;
-    let mut covered_keys = HashSet::new();
+    let mut covered_keys = HashSet::default();
     let required_set = library.required(item_id);
     for (claim, ok) in claims.iter().zip(&checks) {
         if !seen.insert((claim.item_id.as_str(), claim.line, claim.quote.as_str())) {

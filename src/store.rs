@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::sync::Arc;
 
 use crate::citation::TextIndex;
@@ -116,7 +116,7 @@ impl EvidenceStore {
         }
         Ok(EvidenceStore {
             specs: map,
-            scopes: HashMap::new(),
+            scopes: HashMap::default(),
             policy,
             clock,
             closed: false,

@@ -1293,7 +1293,7 @@ pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropic
 thread_local! {
     /// The catalogues alive, by handle, with their language: a function given a
     /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
-    static CATALOGS: std::cell::RefCell<std::collections::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(std::collections::HashMap::new());
+    static CATALOGS: std::cell::RefCell<crate::hash::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(crate::hash::HashMap::default());
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 

@@ -7,3 +7,35 @@ mod common;
 mod wasm_engine;
 
 wasm_tests!();
+
+/// The hash maps' keys (src/hash.rs): std's `RandomState` has no randomness in
+/// wasm32-unknown-unknown; the crate's maps draw their keys from the host.
+mod hash_keys {
+    use evidence_check::hash::{host_seed, redraw, HashMap};
+    use std::hash::BuildHasher;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn claim_1(map: &HashMap<&str, u8>) -> u64 {
+        map.hasher().hash_one("claim-1")
+    }
+
+    #[wasm_bindgen_test]
+    fn two_draws_of_the_host_seed_differ() {
+        let (first, second) = (host_seed(), host_seed());
+        assert_ne!(first, second);
+        assert!(first != (0, 0) && second != (0, 0));
+    }
+
+    #[wasm_bindgen_test]
+    fn maps_hash_an_id_differently_from_each_other_and_across_seeds() {
+        redraw();
+        let mut first: HashMap<&str, u8> = HashMap::default();
+        let second: HashMap<&str, u8> = HashMap::default();
+        assert_ne!(claim_1(&first), claim_1(&second), "two maps of one seed share keys");
+        redraw();
+        let reseeded: HashMap<&str, u8> = HashMap::default();
+        assert_ne!(claim_1(&first), claim_1(&reseeded), "the seed is not drawn from the host: it repeats");
+        first.insert("claim-1", 1);
+        assert_eq!(first.get("claim-1"), Some(&1));
+    }
+}

@@ -8,7 +8,7 @@
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::fmt;
 
 use crate::citation::{Indexer, TextIndex};
@@ -212,7 +212,7 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
     if text.len() > max_bytes {
         return Err(input_too_large(text.len() as u64, max_bytes, subject));
     }
-    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::new() };
+    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::default() };
     let root = Path { parent: None, seg: Seg::Root };
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = Seed { reader: &mut reader, path: &root }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));

@@ -11,7 +11,7 @@ pub mod validate;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
@@ -75,7 +75,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        checked(v, Checker::new(limits.clone(), HashMap::new()), None)
+        checked(v, Checker::new(limits.clone(), HashMap::default()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -526,7 +526,7 @@ impl Report {
         }
         // Each citation id's first citation and where it is (its path is written only
         // when a later one names another passage).
-        let mut seen: HashMap<&str, (&Citation, usize, usize)> = HashMap::new();
+        let mut seen: HashMap<&str, (&Citation, usize, usize)> = HashMap::default();
         let at = |i: usize, j: usize| format!("{path}/claims/{i}/citations/{j}");
         for (i, claim) in self.claims.iter().enumerate() {
             // (A claim with one citation or none cannot name one twice.)
@@ -658,7 +658,7 @@ pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
 
 /// [`specs_from_value`] under a policy (its filename, kind and identifier rules).
 pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpec>, ContractError> {
-    list_from_value_in(Checker::new(policy.clone(), HashMap::new()), v, "specs", SourceSpec::check, |_, _| {})
+    list_from_value_in(Checker::new(policy.clone(), HashMap::default()), v, "specs", SourceSpec::check, |_, _| {})
 }
 
 /// The specs of JSON text, as [`specs_from_value_with`] checks the tree that

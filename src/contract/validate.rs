@@ -2,7 +2,7 @@
 //! violation with its JSON path. No coercion: a value of the wrong JSON type is an error.
 
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use crate::error::{Violation, ViolationCode};
 

@@ -13,6 +13,7 @@ wasm_tests!();
 mod hash_keys {
     use evidence_check::hash::{host_seed, redraw, HashMap};
     use std::hash::BuildHasher;
+    use wasm_bindgen::JsCast;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn claim_1(map: &HashMap<&str, u8>) -> u64 {
@@ -22,6 +23,24 @@ mod hash_keys {
     #[wasm_bindgen_test]
     fn two_draws_of_the_host_seed_differ() {
         let (first, second) = (host_seed(), host_seed());
+        assert_ne!(first, second);
+        assert!(first != (0, 0) && second != (0, 0));
+    }
+
+    /// Without `crypto` (or with one that throws) the seed comes from `Math.random`.
+    #[wasm_bindgen_test]
+    fn without_crypto_the_draws_still_differ() {
+        use js_sys::{global, Object, Reflect};
+        use wasm_bindgen::JsValue;
+        let key = JsValue::from_str("crypto");
+        let saved = Reflect::get_own_property_descriptor(&global(), &key).unwrap();
+        let absent = Object::new();
+        Reflect::set(&absent, &JsValue::from_str("value"), &JsValue::UNDEFINED).unwrap();
+        Reflect::set(&absent, &JsValue::from_str("configurable"), &JsValue::TRUE).unwrap();
+        Reflect::define_property(&global(), &key, &absent).unwrap();
+        let (first, second) = (host_seed(), host_seed());
+        Reflect::define_property(&global(), &key, saved.unchecked_ref()).unwrap();
+        assert!(Reflect::get(&global(), &key).unwrap().is_object(), "crypto restored");
         assert_ne!(first, second);
         assert!(first != (0, 0) && second != (0, 0));
     }

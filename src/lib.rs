@@ -34,9 +34,6 @@ mod ts;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};
 pub use bundle::{check_bundle, check_bundle_owned, Bundle, BundleOptions, BundleResult};

@@ -400,11 +400,15 @@ fn json_from_utf16(text: &str) -> Option<JsValue> {
     reader.call_units(&JsValue::NULL, &units).ok()
 }
 
-/// The entry's reader and `text`'s UTF-16 code units, or `None`: no reader registered, or
-/// no memory for the units (the caller then passes the text as UTF-8). The reader is taken
+/// The entry's reader and `text`'s UTF-16 code units, or `None`: a text that crosses
+/// faster as UTF-8 (ASCII, or under [`UTF16_MIN_BYTES`]), no reader registered, or no
+/// memory for the units (the caller then passes the text as UTF-8). The reader is taken
 /// out of `CLASSES` first, so no borrow is held while the units are allocated or the
 /// reader runs.
 fn utf16_reader_and_units(text: &str) -> Option<(Utf16Json, Vec<u16>)> {
+    if text.len() < UTF16_MIN_BYTES || text.is_ascii() {
+        return None;
+    }
     let reader = CLASSES.with(|c| c.try_borrow().ok()?.json16.clone())?;
     Some((reader.unchecked_into(), crate::utf16::units(text)?))
 }
@@ -412,13 +416,10 @@ fn utf16_reader_and_units(text: &str) -> Option<(Utf16Json, Vec<u16>)> {
 /// `text` as a JS string: with non-ASCII characters (an artifact's Chinese Markdown) and
 /// 1 KiB or more, as UTF-16 code units through the entry's `jsonFromUtf16(units, true)`.
 fn text_to_js(text: &str) -> JsValue {
-    if text.len() >= UTF16_MIN_BYTES && !text.is_ascii() {
-        let value = utf16_reader_and_units(text).and_then(|(reader, units)| reader.call_units_text(&JsValue::NULL, &units, true).ok());
-        if let Some(value) = value.filter(JsValue::is_string) {
-            return value;
-        }
-    }
-    JsValue::from_str(text)
+    utf16_reader_and_units(text)
+        .and_then(|(reader, units)| reader.call_units_text(&JsValue::NULL, &units, true).ok())
+        .filter(JsValue::is_string)
+        .unwrap_or_else(|| JsValue::from_str(text))
 }
 
 /// Sets an artifact's `content` (written as "" in its JSON, so the key keeps its place):
@@ -430,12 +431,10 @@ fn set_content(artifact: &JsValue, content: &str) -> Result<(), JsValue> {
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
-    if text.len() >= UTF16_MIN_BYTES && !text.is_ascii() {
-        if let Some(value) = json_from_utf16(&text) {
-            return Ok(value);
-        }
+    match json_from_utf16(&text) {
+        Some(value) => Ok(value),
+        None => JSON::parse(&text),
     }
-    JSON::parse(&text)
 }
 
 fn typed<T: JsCast>(value: &(impl Serialize + ?Sized)) -> Result<T, JsValue> {
@@ -469,8 +468,17 @@ const MAX_ID_UNITS: usize = 64;
 /// the same code, at the same point of its order, as the real string.
 fn bounded_text_arg(value: &JsValue, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
     match value.dyn_ref::<JsString>() {
-        Some(s) if s.length() as usize > max_units => Ok(stand_in.to_owned()),
-        _ => text_arg(value, name),
+        Some(s) => bounded_text(s, name, max_units, stand_in),
+        None => text_arg(value, name),
+    }
+}
+
+/// [`bounded_text_arg`] for a value already known to be a string.
+fn bounded_text(s: &JsString, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
+    if s.length() as usize > max_units {
+        Ok(stand_in.to_owned())
+    } else {
+        text_arg(s, name)
     }
 }
 
@@ -558,11 +566,7 @@ fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsV
             continue;
         } else if let Some(s) = v.dyn_ref::<JsString>() {
             // No valid date-time is near 256 units long; the stand-in is refused alike.
-            if key == "now" && s.length() > 256 {
-                Value::String(String::new())
-            } else {
-                Value::String(text_arg(&v, &name)?)
-            }
+            Value::String(bounded_text(s, &name, if key == "now" { 256 } else { usize::MAX }, "")?)
         } else if let Some(n) = v.as_f64() {
             if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
                 Value::from(n as i64)

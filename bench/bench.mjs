@@ -182,16 +182,21 @@ function scaleRun(b) {
     if (r.assessment.status !== "needs_review") throw new Error(`scale bundle is ${r.assessment.status}: ${JSON.stringify(r.assessment.issues[0])}`);
   };
   // The check and its floors in turn, round by round (see timeInterleaved).
-  const [hosted, inModule, cryptoFloor, digestFloor] = timeInterleaved([
+  // The last floor is one parse of the same bundle text, as V8's own JSON.parse costs
+  // (issue 15: a miss is to be shown against "the SHA-256 digests the contract requires,
+  // and one parse"); the check must also copy the text into wasm memory, JSON.parse not.
+  const [hosted, inModule, cryptoFloor, digestFloor, parseFloor] = timeInterleaved([
     [b.vary, check({})],
     [b.vary, check({ hostHashing: false })],
     [b.texts, (texts) => texts.forEach((t) => createHash("sha256").update(t).digest("hex"))],
     [b.texts, (texts) => texts.forEach((t) => ec.digestText(t))],
+    [b.vary, (text) => JSON.parse(text)],
   ]);
   return {
     sources: b.sources, claims: b.claims, source_bytes: b.bytes,
-    check_ms: hosted, check_module_hashing_ms: inModule, node_crypto_ms: cryptoFloor, digest_text_ms: digestFloor,
+    check_ms: hosted, check_module_hashing_ms: inModule, node_crypto_ms: cryptoFloor, digest_text_ms: digestFloor, json_parse_ms: parseFloor,
     vs_node_crypto: hosted / cryptoFloor, vs_digest_text: inModule / digestFloor,
+    vs_node_crypto_and_parse: hosted / (cryptoFloor + parseFloor),
     mb_per_sec: b.bytes / 1e6 / (hosted / 1000),
   };
 }
@@ -387,6 +392,8 @@ const rows = [
   ["scale: floor, node:crypto SHA-256 of the same bytes", `${f(r.scale.base.node_crypto_ms)} ms`, ""],
   ["scale: floor, the module's digestText on them", `${f(r.scale.base.digest_text_ms)} ms`, ""],
   ["scale: checkBundle with host hashing / node:crypto", `${f(r.scale.base.vs_node_crypto, 2)}×`, "≤ 1.3×"],
+  ["scale: one parse of the same bundle text (V8's JSON.parse)", `${f(r.scale.base.json_parse_ms)} ms`, ""],
+  ["scale: checkBundle with host hashing / (node:crypto + one JSON.parse)", `${f(r.scale.base.vs_node_crypto_and_parse, 2)}×`, ""],
   ["scale: checkBundle, hostHashing: false", `${f(r.scale.base.check_module_hashing_ms)} ms`, ""],
   ["scale: checkBundle with hostHashing: false / digestText", `${f(r.scale.base.vs_digest_text, 2)}×`, "≤ 1.3×"],
   ["scale: growth, sources ×2 (host hashing / in the module)", `${f(r.scale.growth_sources_x2, 2)}× / ${f(r.scale.growth_sources_x2_module_hashing, 2)}×`, "≤ 2.1×"],

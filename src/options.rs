@@ -6,7 +6,7 @@
 //! Everything here is reached by native tests; the binding only hands over the JSON
 //! text of the options object.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 
 use crate::bundle::BundleOptions;
@@ -305,9 +305,35 @@ pub fn from_value<T: Options>(value: Value, name: &str) -> Result<T, BindingErro
     let Value::Object(map) = value else {
         return Err(BindingError::argument(format!("{name} must be an object")));
     };
-    read_fields(map, T::FIELDS)
+    read_fields(&mut map.into_iter(), T::FIELDS)
         .map(T::from_call)
         .map_err(|(at, message)| BindingError::argument(format!("{name}.{at}: {message}")))
+}
+
+/// [`from_value`] of an object given as its entries in the order they were listed: read
+/// as the object's map reads them (by key, a later entry replacing an earlier one of the
+/// same key), without building the map.
+pub fn from_entries<T: Options>(listed: Vec<(String, Value)>, name: &str) -> Result<T, BindingError> {
+    read_fields(&mut by_key(listed).into_iter(), T::FIELDS)
+        .map(T::from_call)
+        .map_err(|(at, message)| BindingError::argument(format!("{name}.{at}: {message}")))
+}
+
+/// Entries in key order, as the map's `insert` keeps them: a key already there gets the
+/// later value.
+fn by_key(listed: Vec<(String, Value)>) -> Vec<(String, Value)> {
+    let mut entries: Vec<(String, Value)> = Vec::with_capacity(listed.len());
+    for (key, value) in listed {
+        match entries.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => {
+                if let Some(slot) = entries.get_mut(i) {
+                    slot.1 = value;
+                }
+            }
+            Err(i) => entries.insert(i, (key, value)),
+        }
+    }
+    entries
 }
 
 /// `maxSourceBytes` for `max_source_bytes`.
@@ -332,7 +358,7 @@ type Refusal = (String, String);
 
 /// The object's keys (in the map's order, as serde's derive reads them) into the fields
 /// named; anything else is an unknown field.
-fn read_fields(map: Map<String, Value>, fields: &[&str]) -> Result<CallOptions, Refusal> {
+fn read_fields(map: &mut dyn Iterator<Item = (String, Value)>, fields: &[&str]) -> Result<CallOptions, Refusal> {
     let mut c = CallOptions::default();
     for (key, v) in map {
         let Some(field) = fields.iter().find(|f| is_camel_of(&key, f)) else {
@@ -663,7 +689,7 @@ pub fn check_input_size(name: &str, units: usize, max_bytes: usize) -> Result<()
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Map};
 
     /// The reader the hand reader replaces: serde's derive through serde_path_to_error.
     fn serde_read<T: serde::de::DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {
@@ -702,6 +728,12 @@ mod tests {
             let ours = from_value::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
             let theirs = serde_read::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
             assert_eq!(ours, theirs, "{v}");
+            // The entries as the binding lists them (any order) read as the map is read.
+            if let Value::Object(map) = &v {
+                let listed: Vec<(String, Value)> = map.clone().into_iter().rev().collect();
+                let entries = from_entries::<T>(listed, "options").map(Into::into).map_err(|e| e.message(Lang::En));
+                assert_eq!(entries, ours, "{v}");
+            }
             n += 1;
         };
         for key in &keys {
@@ -733,6 +765,21 @@ mod tests {
             + same::<LocateBundleOptions>() + same::<AnthropicOptions>() + same::<CatalogOptions>() + same::<LangOptions>()
             + same::<ParseBundleOptions>();
         assert!(n > 9_000, "{n}");
+    }
+
+    #[test]
+    fn entries_are_read_by_key_the_last_of_a_key_kept() {
+        let read = |entries: Vec<(&str, Value)>| {
+            let entries = entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            from_entries::<ReviewOptions>(entries, "options").map_err(|e| e.message(Lang::En))
+        };
+        // Two keys that read as one (lone surrogates both made U+FFFD): the later value.
+        let kept = read(vec![("now", json!(1)), ("lang", json!("en")), ("now", json!("2026-11-29T00:00:00+00:00"))]).unwrap();
+        assert_eq!(kept.now.as_deref(), Some("2026-11-29T00:00:00+00:00"));
+        assert_eq!(read(vec![("now", json!("x")), ("now", json!(1))]).unwrap_err(), "options.now: invalid type: integer `1`, expected a string");
+        // Of two refused options the first by key is named, whatever the listing order.
+        let e = read(vec![("zz", json!(1)), ("now", json!(1)), ("lang", json!(1))]).unwrap_err();
+        assert_eq!(e, "options.lang: invalid type: integer `1`, expected string or map");
     }
 
     #[test]

@@ -448,6 +448,11 @@ fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     let Some(text) = value.as_string() else {
         return Err(argument_error(format!("{name} must be a string")));
     };
+    checked_text(value, text, name)
+}
+
+/// `text`, the string `value` as read, unless `value` holds a lone surrogate.
+fn checked_text(value: &JsValue, text: String, name: &str) -> Result<String, JsValue> {
     // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
     // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
     // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
@@ -546,27 +551,45 @@ fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsVa
 /// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
 /// the language of errors while reading.
 fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
-    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
-        return Ok(CallOptions::default());
-    };
-    if !value.is_object() || is_array_caught(&value).unwrap_or(true) {
+    match options_entries(value, lang)? {
+        Some(entries) => Ok(crate::options::from_entries::<T>(entries, "options").in_lang(lang)?.into()),
+        None => Ok(CallOptions::default()),
+    }
+}
+
+/// The options object's entries as listed (`None`: no options), for [`options_arg`]; the
+/// part of it that does not depend on the call (one copy in the module, not one a call).
+fn options_entries(value: Option<JsValue>, lang: Lang) -> Result<Option<Vec<(String, Value)>>, JsValue> {
+    let Some(value) = value else { return Ok(None) };
+    // An object is the common case: one test for it (`undefined` and `null` are not objects).
+    if !value.is_object() {
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        return Err(argument_error("options must be an object"));
+    }
+    if is_array_caught(&value).unwrap_or(true) {
         return Err(argument_error("options must be an object"));
     }
     let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
-    let mut map = serde_json::Map::new();
+    // The entries as listed; read as the object's map would read them (see `from_entries`).
+    let mut entries = Vec::with_capacity(keys.length() as usize);
     for listed in keys.iter() {
         let Some(key) = listed.as_string() else { continue };
-        let name = format!("options.{key}");
+        let name = || format!("options.{key}");
         // The key as listed is the property's own (no string made again from its text);
         // a non-ASCII key is read back from its text, as before (a lone surrogate in it
         // comes out as U+FFFD, which names another property).
         let property = if key.is_ascii() { listed } else { JsValue::from_str(&key) };
-        let v = Reflect::get(&value, &property).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
-        let json = if v.is_undefined() {
-            continue;
-        } else if let Some(s) = v.dyn_ref::<JsString>() {
+        let v = Reflect::get(&value, &property).map_err(|_| argument_error(format!("{} cannot be read: reading it threw an exception", name())))?;
+        let json = if key == "now" && v.is_string() {
             // No valid date-time is near 256 units long; the stand-in is refused alike.
-            Value::String(bounded_text(s, &name, if key == "now" { 256 } else { usize::MAX }, "")?)
+            Value::String(bounded_text(v.unchecked_ref(), &name(), 256, "")?)
+        } else if let Some(text) = v.as_string() {
+            // A string in one crossing (anything else reads as `None`).
+            Value::String(checked_text(&v, text, &name())?)
+        } else if v.is_undefined() {
+            continue;
         } else if let Some(n) = v.as_f64() {
             if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
                 Value::from(n as i64)
@@ -578,11 +601,11 @@ fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsV
         } else if v.is_null() {
             Value::Null
         } else {
-            value_arg(&v, &name, lang)?
+            value_arg(&v, &name(), lang)?
         };
-        map.insert(key, json);
+        entries.push((key, json));
     }
-    Ok(crate::options::from_value::<T>(Value::Object(map), "options").in_lang(lang)?.into())
+    Ok(Some(entries))
 }
 
 /// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a

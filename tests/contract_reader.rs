@@ -428,3 +428,37 @@ fn the_unmutated_bases_take_the_fast_path() {
     }
     assert!(both_reviews(&b["reviews"].to_string()).is_ok());
 }
+
+/// A report whose fields are all valid and that breaks its cross-field rules (the
+/// report-level ones, [`Report::from_json_in`] lists them without a second read): the
+/// same error as the tree reader's, under every policy, in both dialects, with its
+/// violations in the same order.
+#[test]
+fn reports_breaking_only_their_cross_field_rules_give_the_tree_readers_error() {
+    let base = demo()["report"].clone();
+    let citation = |id: &str, start: u64| json!({"citation_id": id, "ref": base["claims"][0]["citations"][0]["ref"].clone(), "start": start, "end": start + 4, "quote": "abcd"});
+    let claim = |id: &str, citations: Value| json!({"claim_id": id, "text": "t", "kind": "fact", "citations": citations});
+    let broken = [
+        // Two claims with one id.
+        json!({"title": "r", "claims": [claim("a", json!([])), claim("a", json!([]))]}),
+        // A claim citing one citation twice, and one id naming two passages.
+        json!({"title": "r", "claims": [claim("a", json!([citation("c", 0), citation("c", 0)])), claim("b", json!([citation("c", 5)]))]}),
+        // A conflict naming one claim twice, and a claim the report does not have.
+        json!({"title": "r", "claims": [claim("a", json!([])), claim("b", json!([]))], "conflicts": [{"claim_ids": ["a", "a"], "reason": "x"}, {"claim_ids": ["a", "zz"], "reason": "y"}]}),
+        // Every rule at once, the conflicts given before the claims.
+        json!({"conflicts": [{"claim_ids": ["b", "b", "q"], "reason": "x"}], "title": "r", "claims": [claim("b", json!([citation("c", 0), citation("c", 1)])), claim("b", json!([citation("c", 0)]))]}),
+    ];
+    let mut errors = 0;
+    for report in &broken {
+        let text = report.to_string();
+        for name in POLICIES {
+            let limits = policy(name);
+            let e = both::<Report>(&text, &limits).unwrap_err();
+            assert!(!e.violations.is_empty() && e.violations.iter().all(|v| v.code.reference_message().is_some()), "{e:?}");
+            assert_eq!(both_in(&text, Dialect::Standard, &limits), Err(e.clone()));
+            let _ = both_in(&text, Dialect::OpenAiStrict, &limits).unwrap_err();
+            errors += e.violations.len();
+        }
+    }
+    assert!(errors >= 20, "{errors} violations");
+}

@@ -65,6 +65,9 @@ pub struct Cx<'p> {
     /// Under [`How::normalize_content`], each source's content length as given and its
     /// code-point index, in order.
     given: Vec<(usize, crate::citation::TextIndex)>,
+    /// The report read at the root is given back with its cross-field rules
+    /// ([`Report::check_links`]) not run (see [`read_report_links_unchecked`]).
+    links_unchecked: bool,
 }
 
 impl Cx<'_> {
@@ -115,6 +118,19 @@ pub fn read_bundle_normalized(text: &str, policy: &Limits) -> Option<(Bundle, Ve
     })
 }
 
+/// Reads a report as [`read`] does, but gives it back with its report-level cross-field
+/// rules ([`Report::check_links`]) not run: the caller runs them (see
+/// `Report::from_json_in`). Those rules come last in both readers, once every field is
+/// valid, so when this read gives a report, the tree reader's only violations for the
+/// same text are the ones `check_links` lists for that report, and no second read is needed
+/// to learn them.
+pub fn read_report_links_unchecked(text: &str, policy: &Limits, how: How) -> Option<Report> {
+    run(text, policy, how, |cx, de| {
+        cx.links_unchecked = true;
+        Report::read(cx, de)
+    })
+}
+
 type De<'t> = serde_json::Deserializer<serde_json::de::StrRead<'t>>;
 
 fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'_>, &mut De<'t>) -> Result<T, serde_json::Error>) -> Option<T> {
@@ -122,7 +138,7 @@ fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'
         return None;
     }
     let need = how.need.unwrap_or(text.len() / 16);
-    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how, given: Vec::new() };
+    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how, given: Vec::new(), links_unchecked: false };
     let mut de = serde_json::Deserializer::from_str(text);
     let t = f(&mut cx, &mut de).ok()?;
     de.end().ok()?;
@@ -520,9 +536,10 @@ object!(Report, Report::FIELDS, |o| {
         }
     }
     let report = Report { title: need(title)?, claims: need(claims)?, conflicts: conflicts.unwrap_or_default(), gaps: gaps.unwrap_or_default() };
-    let mut broken = super::Broken(false);
-    report.check_links(&mut broken, "", p.reference_messages);
-    if broken.0 {
+    if o.cx.links_unchecked {
+        return Ok(report);
+    }
+    if report.links_broken(p) {
         return Err(bail());
     }
     Ok(report)

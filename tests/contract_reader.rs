@@ -462,3 +462,50 @@ fn reports_breaking_only_their_cross_field_rules_give_the_tree_readers_error() {
     }
     assert!(errors >= 20, "{errors} violations");
 }
+
+/// A report with one of its lists (`claims`, `conflicts`, `gaps`) over its maximum, its
+/// items valid or not, alone or with another violation: the tree reader's error (the fast
+/// path gives the one over-long list whose items are all valid without a second read).
+#[test]
+fn reports_with_a_list_over_its_maximum_give_the_tree_readers_error() {
+    let claim = |i: usize| json!({"claim_id": format!("c{i}"), "text": "t", "kind": "fact"});
+    let claims = |n: usize| Value::Array((0..n).map(claim).collect());
+    let conflicts = |n: usize| Value::Array((0..n).map(|_| json!({"claim_ids": ["c0", "c1"], "reason": "r"})).collect());
+    let gaps = |n: usize| Value::Array((0..n).map(|i| json!(format!("gap {i}"))).collect());
+    let mut inputs = Vec::new();
+    for n in [12, 13, 14, 40] {
+        inputs.push(json!({"title": "r", "claims": claims(n)}));
+        inputs.push(json!({"gaps": gaps(n), "title": "r", "claims": claims(2)}));
+        inputs.push(json!({"title": "r", "claims": claims(2), "conflicts": conflicts(n)}));
+        // Two lists over, in either order.
+        inputs.push(json!({"title": "r", "claims": claims(n), "gaps": gaps(n)}));
+        inputs.push(json!({"gaps": gaps(n), "claims": claims(n), "title": "r"}));
+        // Another violation before or after the list; an invalid item before or after the maximum.
+        inputs.push(json!({"title": 7, "claims": claims(n)}));
+        inputs.push(json!({"claims": claims(n), "title": ""}));
+        for at in [0, 11, 12, n - 1].into_iter().filter(|at| *at < n) {
+            let mut bad = claims(n);
+            bad[at]["kind"] = json!("guess");
+            inputs.push(json!({"title": "r", "claims": bad}));
+            let mut blank = claims(n);
+            blank[at]["text"] = json!(" ");
+            inputs.push(json!({"title": "r", "claims": blank}));
+        }
+        // Over the maximum, with the cross-field rules broken too.
+        let mut twice = claims(n);
+        twice[1]["claim_id"] = json!("c0");
+        inputs.push(json!({"title": "r", "claims": twice}));
+    }
+    let mut over = 0;
+    for report in &inputs {
+        let text = report.to_string();
+        for name in POLICIES {
+            let limits = policy(name);
+            let e = both::<Report>(&text, &limits);
+            let _ = both_in(&text, Dialect::Standard, &limits);
+            let _ = both_in(&text, Dialect::OpenAiStrict, &limits);
+            over += usize::from(e.is_err_and(|e| e.violations.len() == 1 && e.violations[0].code.code() == "too_long"));
+        }
+    }
+    assert!(over >= 20, "{over} errors of one over-long list");
+}

@@ -685,7 +685,8 @@ impl Report {
             crate::schema::Dialect::OpenAiStrict => typed::How { nulls_absent: true, ..typed::How::plain(limits.max_input_bytes) },
         };
         match typed::read_report_links_unchecked(text, limits, how) {
-            Some(report) => report.links_checked(limits),
+            Some((report, None)) => report.links_checked(limits),
+            Some((_, Some(too_long))) => Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: vec![too_long] }, limits)),
             None => Report::from_json_in_tree(text, dialect, limits),
         }
     }

@@ -9,7 +9,10 @@
 //! refuses them in both readers) — each makes the fast path give up at once. The caller
 //! then reads the text again with the tree reader, which lists every violation with its
 //! path, in its fixed order. So an accepted input gives the value the tree reader gives,
-//! and a refused one gives exactly its error.
+//! and a refused one gives exactly its error. (A report read at the root is the one
+//! exception, see [`read_report_links_unchecked`]: its report-level cross-field rules, and
+//! one of its lists over its maximum, are left to the caller, which lists the violations
+//! the tree reader would.)
 //!
 //! The rules are not copied: both readers call the same rule functions
 //! ([`super::validate::check_str`], [`super::validate::check_int`],

@@ -45,6 +45,11 @@ pub trait Coded {
     fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
         Vec::new()
     }
+    /// [`Coded::message`] and [`Coded::issues`] together, as a thrown error carries them
+    /// (a broken contract localises its violations once for both).
+    fn message_and_issues(&self, lang: Lang) -> (String, Option<(&'static str, Vec<Violation>)>) {
+        (self.message(lang), self.issues(lang))
+    }
 }
 
 /// What a thrown error carries, as JSON text: `[message, code, [[property, value], …]]`,
@@ -63,7 +68,7 @@ pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
         Issues(&'a [Violation]),
         Value(serde_json::Value),
     }
-    let issues = e.issues(lang);
+    let (message, issues) = e.message_and_issues(lang);
     let mut props: Vec<(&str, Prop<'_>)> = Vec::new();
     if let Some((subject, violations)) = &issues {
         props.push(("issues", Prop::Issues(violations)));
@@ -71,7 +76,7 @@ pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
     }
     props.extend(e.details().into_iter().map(|(k, v)| (k, Prop::Value(v))));
     // Strings, numbers and JSON values only: writing them cannot fail.
-    let text = serde_json::to_string(&(e.message(lang), e.code(), props)).unwrap_or_default();
+    let text = serde_json::to_string(&(message, e.code(), props)).unwrap_or_default();
     (issues.is_some(), text)
 }
 
@@ -300,9 +305,12 @@ impl ContractError {
         let mut e = self.clone();
         for v in &mut e.violations {
             if let Some(m) = v.code.reference_message_in(lang) {
-                // The reference's text, in the language; a subject after it stays.
+                // The reference's text, in the language; a subject after it stays (and
+                // in the reference's own language the message stays as it is).
                 let rest = v.code.reference_message().and_then(|zh| v.message.strip_prefix(zh)).unwrap_or("");
-                v.message = format!("{m}{rest}");
+                if v.message.strip_prefix(m) != Some(rest) {
+                    v.message = format!("{m}{rest}");
+                }
             }
             if matches!(v.code, ViolationCode::TooLong | ViolationCode::InputTooLarge) {
                 if let Some(m) = raise_hint_in(&v.message, lang) {
@@ -334,6 +342,10 @@ impl Coded for ContractError {
     }
     fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
         Some((self.subject, self.localized(lang).violations))
+    }
+    fn message_and_issues(&self, lang: Lang) -> (String, Option<(&'static str, Vec<Violation>)>) {
+        let localized = self.localized(lang);
+        (localized.message(), Some((self.subject, localized.violations)))
     }
 }
 

@@ -29,14 +29,28 @@ fn every_code_has_a_chinese_and_an_english_text() {
 fn a_thrown_error_is_its_message_code_and_properties_as_json_in_the_order_they_are_set() {
     use evidence_check::contract::{Contract, Report};
     use evidence_check::error::{thrown_json, Coded, Detail, Lang, StoreErrorKind};
-    // A broken contract: a ContractError, `issues` then `subject`, localised like its message.
-    let broken = Report::from_json(r#"{"title": 1, "claims": []}"#).unwrap_err();
-    for lang in [Lang::Zh, Lang::En] {
-        let (contract, json) = thrown_json(&broken, lang);
+    // A broken contract: a ContractError, `issues` then `subject`, localised like its message
+    // (each golden contract error too: the reference's cross-field texts and the limits' hints
+    // are given in each language, from one localisation of the error).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference/cases");
+    let mut inputs = vec![r#"{"title": 1, "claims": []}"#.to_owned()];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        if case.get("report").is_some() {
+            inputs.push(case["report"].to_string());
+        }
+    }
+    let errors: Vec<_> = inputs.iter().filter_map(|text| Report::from_json(text).err()).collect();
+    assert!(errors.len() >= 11, "{} contract errors", errors.len());
+    let localised = |e: &evidence_check::error::ContractError, lang| e.issues(lang).unwrap().1.iter().zip(&e.violations).any(|(a, b)| a.message != b.message);
+    assert!(errors.iter().any(|e| localised(e, Lang::En)), "no error whose English issues differ");
+    assert!(errors.iter().any(|e| localised(e, Lang::Zh)), "no error whose Chinese issues differ (a limit's hint)");
+    for (broken, lang) in errors.iter().flat_map(|e| [(e, Lang::Zh), (e, Lang::En)]) {
+        let (contract, json) = thrown_json(broken, lang);
         assert!(contract);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         let (subject, issues) = broken.issues(lang).unwrap();
-        let expected = serde_json::json!([Coded::message(&broken, lang), "contract", [["issues", issues], ["subject", subject]]]);
+        let expected = serde_json::json!([Coded::message(broken, lang), "contract", [["issues", issues], ["subject", subject]]]);
         assert_eq!(v, expected, "{json}");
         // Each issue keeps its struct's key order (path, code, message), as the errors
         // made in wasm write it: a JSON map would sort the keys.

@@ -92,3 +92,22 @@ proptest! {
         prop_assert_eq!(again, report);
     }
 }
+
+/// Keys mixing the two characters a JSON Pointer escapes with ones it keeps (`~0`, `~1`
+/// and `0`, `1` too, so that an escape next to plain digits would show).
+fn key() -> impl Strategy<Value = String> {
+    proptest::collection::vec(prop_oneof![Just('~'), Just('/'), Just('0'), Just('1'), Just('a'), Just('证'), Just('😀')], 0..12).prop_map(|cs| cs.into_iter().collect())
+}
+
+proptest! {
+    /// A path's segments are escaped as RFC 6901 says (`~` as `~0` first, then `/` as
+    /// `~1`: the two `replace`s the paths were made with before).
+    #[test]
+    fn pointer_segments_escape_as_rfc_6901(k in key(), path in key(), i in 0usize..100_000) {
+        use evidence_check::contract::validate::{join, join_index, pointer_segment};
+        let escaped = k.replace('~', "~0").replace('/', "~1");
+        prop_assert_eq!(pointer_segment(&k), escaped.clone());
+        prop_assert_eq!(join(&path, &k), format!("{path}/{escaped}"));
+        prop_assert_eq!(join_index(&path, i), format!("{path}/{i}"));
+    }
+}

@@ -174,10 +174,14 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                 let Some(key) = map.next_key::<String>()? else { break };
                 let child = Path { parent: Some(self.path), seg: Seg::Key(&key) };
                 let v = map.next_value_seed(Seed { reader: &mut *self.reader, path: &child })?;
-                if out.contains_key(&key) {
-                    return Err(de::Error::custom(format_args!("{DUPLICATE_KEY_MARK}{key}`")));
+                match out.entry(key) {
+                    serde_json::map::Entry::Vacant(slot) => {
+                        slot.insert(v);
+                    }
+                    serde_json::map::Entry::Occupied(slot) => {
+                        return Err(de::Error::custom(format_args!("{DUPLICATE_KEY_MARK}{}`", slot.key())));
+                    }
                 }
-                out.insert(key, v);
             } else if map.next_entry::<IgnoredAny, IgnoredAny>()?.is_none() {
                 break;
             }

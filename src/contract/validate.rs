@@ -79,17 +79,40 @@ pub const ANY_STRING: StrRule = sized(0, usize::MAX);
 
 /// Escapes one JSON Pointer segment (RFC 6901).
 pub fn pointer_segment(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(key.len());
+    push_segment(&mut out, key);
+    out
+}
+
+/// Appends `key` escaped as a JSON Pointer segment (`~` as `~0`, `/` as `~1`).
+fn push_segment(out: &mut String, key: &str) {
+    let mut rest = key;
+    while let Some(at) = rest.find(['~', '/']) {
+        let (plain, special) = rest.split_at(at);
+        out.push_str(plain);
+        out.push_str(if special.starts_with('~') { "~0" } else { "~1" });
+        rest = special.get(1..).unwrap_or("");
+    }
+    out.push_str(rest);
 }
 
 /// Appends a key to a JSON Pointer.
 pub fn join(path: &str, key: &str) -> String {
-    format!("{path}/{}", pointer_segment(key))
+    let mut out = String::with_capacity(path.len() + 1 + key.len());
+    out.push_str(path);
+    out.push('/');
+    push_segment(&mut out, key);
+    out
 }
 
 /// Appends an index to a JSON Pointer.
 pub fn join_index(path: &str, index: usize) -> String {
-    format!("{path}/{index}")
+    use std::fmt::Write;
+    let mut out = String::with_capacity(path.len() + 4);
+    out.push_str(path);
+    // Writing to a `String` cannot fail.
+    let _ = write!(out, "/{index}");
+    out
 }
 
 fn type_name(v: &Value) -> &'static str {

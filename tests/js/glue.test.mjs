@@ -118,6 +118,44 @@ test("every golden case step by step throws the same errors as errors made insid
   assert.ok(thrown >= 200, `only ${thrown} errors thrown over every case`);
 });
 
+test("finishError makes what its class's constructor makes at the same place: the prototype, every own property and descriptor in order, the same stack", () => {
+  const classes = require(join(NODE, "errors.js"));
+  const madeAt = (make) => make();
+  for (const [contract, Class, props] of [
+    [true, classes.ContractError, [["issues", [{ path: "/claims", code: "too_long", message: "m" }]], ["subject", "report"]]],
+    [false, classes.EvidenceError, [["source_id", "s"], ["offset", 3]]],
+  ]) {
+    const data = classes.errorData(contract, JSON.stringify(["the message", "some_code", props]));
+    const viaFinish = () => classes.finishError(data);
+    const viaClass = () => {
+      const e = new Class("the message", "some_code");
+      for (const [k, v] of props) e[k] = v;
+      return e;
+    };
+    // Both made one call below the same frame (`madeAt`, from the same call site), every frame kept.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Infinity;
+    let made, expected;
+    try {
+      [made, expected] = [viaFinish, viaClass].map((make) => madeAt(make));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    assert.equal(Object.getPrototypeOf(made), Class.prototype);
+    const described = (e) => Reflect.ownKeys(e).map((k) => {
+      const { value, ...rest } = Object.getOwnPropertyDescriptor(e, k);
+      return [k, k === "stack" ? typeof value : value, rest];
+    });
+    assert.deepEqual(described(made), described(expected));
+    assert.equal(made.toString(), expected.toString());
+    // The frames below the maker's own: the same lines, nothing of the constructors.
+    const below = (e, maker) => e.stack.split("\n").filter((l) => !l.includes(maker) && !l.includes("finishError"));
+    assert.deepEqual(below(made, "viaFinish"), below(expected, "viaClass"));
+    assert.match(made.stack, /^ContractError: the message\n|^EvidenceError: the message\n/);
+    assert.match(made.stack, /\n\s+at (Object\.)?finishError .*\n\s+at viaFinish .*\n\s+at madeAt /);
+  }
+});
+
 /** Calls of every kind that throw: functions, methods, constructors, getters, both entries. */
 const throwers = {
   "parseReport (contract)": ({ main }) => main.parseReport('{"title": 1, "claims": []}'),

@@ -1,19 +1,16 @@
-//! parseReport's path natively, per golden case: the typed read, the tree read of a
-//! broken report, and the thrown error's data (`thrown_json`), each a function of its
-//! own so that callgrind shows its share. `cargo run --release --example profile_parse [ROUNDS]`.
+//! parseReport's path natively, per golden case: its read (`Report::from_json_in`: the
+//! typed read, and for a broken report the tree read) and the thrown error's data
+//! (`thrown_json`), each a function of its own so that callgrind shows its share. `cargo run --release --example profile_parse [ROUNDS]`.
 #![allow(clippy::indexing_slicing)]
-use evidence_check::contract::{typed, Contract, Report};
+use evidence_check::contract::Report;
 use evidence_check::error::{thrown_json, Lang};
 use evidence_check::policy::Policy;
 use serde_json::Value;
 
+/// `parseReport`'s read: the fast path, and for a broken report what lists its violations.
 #[inline(never)]
-fn typed_read(text: &str, p: &Policy) -> Option<Report> {
-    typed::read(text, p, typed::How::contract(p))
-}
-#[inline(never)]
-fn tree_read(text: &str, p: &Policy) -> Result<Report, evidence_check::error::ContractError> {
-    Report::from_json_tree(text, p)
+fn read(text: &str, p: &Policy) -> Result<Report, evidence_check::error::ContractError> {
+    Report::from_json_in(text, evidence_check::schema::Dialect::Standard, p)
 }
 #[inline(never)]
 fn thrown(e: &evidence_check::error::ContractError) -> String {
@@ -41,13 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut n = 0;
     for _ in 0..rounds {
         for text in &texts {
-            match typed_read(text, &policy) {
-                Some(r) => drop(std::hint::black_box(r)),
-                None => {
-                    if let Err(e) = tree_read(text, &policy) {
-                        std::hint::black_box(thrown(&e));
-                    }
-                }
+            match read(text, &policy) {
+                Ok(r) => drop(std::hint::black_box(r)),
+                Err(e) => drop(std::hint::black_box(thrown(&e))),
             }
             n += 1;
         }

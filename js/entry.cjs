@@ -11,12 +11,46 @@ module.exports = require("./evidence_check.js");
 const raw = module.exports;
 raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData, classes.jsonFromUtf16Buffer);
 delete raw.__registerErrorClasses;
-// Host hashing: sources of 1 KiB or more are hashed by node:crypto (OpenSSL) instead of
-// the module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
+// Host hashing: texts of 1 KiB or more are hashed by node:crypto (OpenSSL) instead of the
+// module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
 // `hostHashing: false` on a store or a checkBundle call turns it off for that store or call.
-const { createHash, hash: oneShot } = require("node:crypto");
-raw.__registerHostHasher(typeof oneShot === "function" ? (bytes) => oneShot("sha256", bytes, "hex") : (bytes) => createHash("sha256").update(bytes).digest("hex"));
+// node:crypto is loaded once it pays (loading it is ~3 ms, an eighth of the start-up): until
+// the texts it was handed reach HOST_LOAD_BYTES together (at once for a text that long),
+// the hasher answers nothing and the module hashes them, ~3 ms of hashing for that much.
+const HOST_LOAD_BYTES = 256 * 1024;
+let sha256 = null;
+let deferredBytes = 0;
+raw.__registerHostHasher((bytes) => {
+  if (sha256 === null) {
+    deferredBytes += bytes.length;
+    if (deferredBytes < HOST_LOAD_BYTES) return undefined;
+    const { createHash, hash: oneShot } = require("node:crypto");
+    sha256 = typeof oneShot === "function" ? (b) => oneShot("sha256", b, "hex") : (b) => createHash("sha256").update(b).digest("hex");
+  }
+  return sha256(bytes);
+});
 delete raw.__registerHostHasher;
+// The hash maps' keys (src/hash.rs) from the OS's random bytes: /dev/urandom through
+// node:fs (already loaded), else node:crypto's randomFillSync (Windows). Not the global
+// `crypto.getRandomValues`, whose first use loads node:crypto.
+const { openSync, readSync, closeSync } = require("node:fs");
+raw.__registerRandomSource((bytes) => {
+  try {
+    const fd = openSync("/dev/urandom", "r");
+    try {
+      for (let n = 0; n < bytes.length; ) {
+        const read = readSync(fd, bytes, n, bytes.length - n, null);
+        if (read <= 0) throw new Error("/dev/urandom: short read");
+        n += read;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    require("node:crypto").randomFillSync(bytes);
+  }
+});
+delete raw.__registerRandomSource;
 module.exports.EvidenceCheckError = classes.EvidenceCheckError;
 module.exports.ContractError = classes.ContractError;
 module.exports.EvidenceError = classes.EvidenceError;

@@ -5,8 +5,10 @@
 //! exactly std's `HashMap` and `HashSet`. In `wasm32-unknown-unknown` std's `RandomState`
 //! has no randomness: every instance hashes an id to the same value, so ids chosen to
 //! collide in the table's buckets would slow a check (HashDoS). There `Keys` draws its
-//! SipHash keys from the host (`crypto.getRandomValues`, else `Math.random`) once per
-//! instance, at the first map, and gives each map distinct keys as std does (`k0 + 1`).
+//! SipHash keys from the host once per instance, at the first map, and gives each map
+//! distinct keys as std does (`k0 + 1`): from the random source the entry registered (the
+//! Node entry's reads the OS's random bytes without loading node:crypto, ~3 ms at start-up),
+//! else `crypto.getRandomValues`, else `Math.random`.
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use std::collections::hash_map::RandomState as Keys;
@@ -22,7 +24,7 @@ pub type HashSet<T> = std::collections::HashSet<T, Keys>;
 #[cfg(any(test, target_arch = "wasm32"))]
 pub use self::seeded::Seeded;
 #[cfg(target_arch = "wasm32")]
-pub use self::seeded::{host_seed, redraw};
+pub use self::seeded::{host_seed, redraw, set_random_source, RandomFill};
 
 #[cfg(any(test, target_arch = "wasm32"))]
 mod seeded {
@@ -58,18 +60,37 @@ mod seeded {
         extern "C" {
             #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues, catch)]
             fn get_random_values(buf: &mut [u8]) -> Result<JsValue, JsValue>;
+            /// A host's `(bytes: Uint8Array) => void` that fills `bytes` with random bytes.
+            pub type RandomFill;
+            /// `Function.prototype.call` with a view of the sixteen bytes in wasm memory.
+            #[wasm_bindgen(method, catch, js_name = call)]
+            fn call_fill(this: &RandomFill, this_arg: &JsValue, buf: &mut [u8]) -> Result<JsValue, JsValue>;
         }
 
         thread_local! {
             /// The keys of the next map: drawn from the host at the first, `k0 + 1` after.
             static NEXT: Cell<Option<(u64, u64)>> = const { Cell::new(None) };
+            /// The random source the entry registered, if any.
+            static SOURCE: std::cell::RefCell<Option<RandomFill>> = const { std::cell::RefCell::new(None) };
         }
 
-        /// Sixteen fresh bytes from the host as two keys: `crypto.getRandomValues`, or
-        /// `Math.random` where that is absent or throws.
+        /// Registers (or with `None` removes) the random source the next seeds are drawn from.
+        pub fn set_random_source(fill: Option<RandomFill>) -> bool {
+            SOURCE.with(|s| s.try_borrow_mut().map(|mut slot| *slot = fill)).is_ok()
+        }
+
+        /// The registered source's sixteen bytes; `false` where none is registered, it threw
+        /// or it left every byte zero.
+        fn from_source(bytes: &mut [u8; 16]) -> bool {
+            let filled = SOURCE.with(|s| s.try_borrow().ok().and_then(|s| s.as_ref().map(|f| f.call_fill(&JsValue::NULL, bytes).is_ok())));
+            filled == Some(true) && bytes.iter().any(|&b| b != 0)
+        }
+
+        /// Sixteen fresh bytes from the host as two keys: the registered random source, else
+        /// `crypto.getRandomValues`, else `Math.random` (where both are absent or throw).
         pub fn host_seed() -> (u64, u64) {
             let mut bytes = [0u8; 16];
-            if get_random_values(&mut bytes).is_err() {
+            if !from_source(&mut bytes) && get_random_values(&mut bytes).is_err() {
                 for chunk in bytes.chunks_mut(4) {
                     let draw = (js_sys::Math::random() * 4_294_967_296.0) as u32;
                     chunk.iter_mut().zip(draw.to_le_bytes()).for_each(|(byte, drawn)| *byte = drawn);
@@ -100,7 +121,7 @@ mod seeded {
     }
 
     #[cfg(target_arch = "wasm32")]
-    pub use host::{host_seed, redraw};
+    pub use host::{host_seed, redraw, set_random_source, RandomFill};
 }
 
 #[cfg(test)]

@@ -1886,3 +1886,23 @@ fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) ->
     }
     Ok(crate::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
 }
+
+// ==== issue 15 (r8-start): the hash maps' random source =================================
+// `crypto.getRandomValues` is a lazy global in Node: its first use loads node:crypto's
+// modules (~3 ms of a ~25 ms start-up). The Node entry registers a source that reads the
+// OS's random bytes instead (src/hash.rs).
+
+/// Registers the host's random source for the hash maps' keys, `(bytes: Uint8Array) =>
+/// void` filling `bytes` (`null` removes it): the Node entry passes its own at load.
+#[cfg(feature = "core")] // the main entry; extras draws from `crypto.getRandomValues`
+#[wasm_bindgen(js_name = __registerRandomSource, skip_typescript)]
+pub fn register_random_source(fill: JsValue) -> Result<(), JsValue> {
+    let fill = if fill.is_null() || fill.is_undefined() {
+        None
+    } else if fill.is_function() {
+        Some(fill.unchecked_into::<crate::hash::RandomFill>())
+    } else {
+        return Err(argument_error("the random source must be a function or null"));
+    };
+    crate::hash::set_random_source(fill).then_some(()).ok_or_else(|| argument_error("the random source is in use"))
+}

@@ -428,3 +428,84 @@ fn the_unmutated_bases_take_the_fast_path() {
     }
     assert!(both_reviews(&b["reviews"].to_string()).is_ok());
 }
+
+/// A report whose fields are all valid and that breaks its cross-field rules (the
+/// report-level ones, [`Report::from_json_in`] lists them without a second read): the
+/// same error as the tree reader's, under every policy, in both dialects, with its
+/// violations in the same order.
+#[test]
+fn reports_breaking_only_their_cross_field_rules_give_the_tree_readers_error() {
+    let base = demo()["report"].clone();
+    let citation = |id: &str, start: u64| json!({"citation_id": id, "ref": base["claims"][0]["citations"][0]["ref"].clone(), "start": start, "end": start + 4, "quote": "abcd"});
+    let claim = |id: &str, citations: Value| json!({"claim_id": id, "text": "t", "kind": "fact", "citations": citations});
+    let broken = [
+        // Two claims with one id.
+        json!({"title": "r", "claims": [claim("a", json!([])), claim("a", json!([]))]}),
+        // A claim citing one citation twice, and one id naming two passages.
+        json!({"title": "r", "claims": [claim("a", json!([citation("c", 0), citation("c", 0)])), claim("b", json!([citation("c", 5)]))]}),
+        // A conflict naming one claim twice, and a claim the report does not have.
+        json!({"title": "r", "claims": [claim("a", json!([])), claim("b", json!([]))], "conflicts": [{"claim_ids": ["a", "a"], "reason": "x"}, {"claim_ids": ["a", "zz"], "reason": "y"}]}),
+        // Every rule at once, the conflicts given before the claims.
+        json!({"conflicts": [{"claim_ids": ["b", "b", "q"], "reason": "x"}], "title": "r", "claims": [claim("b", json!([citation("c", 0), citation("c", 1)])), claim("b", json!([citation("c", 0)]))]}),
+    ];
+    let mut errors = 0;
+    for report in &broken {
+        let text = report.to_string();
+        for name in POLICIES {
+            let limits = policy(name);
+            let e = both::<Report>(&text, &limits).unwrap_err();
+            assert!(!e.violations.is_empty() && e.violations.iter().all(|v| v.code.reference_message().is_some()), "{e:?}");
+            assert_eq!(both_in(&text, Dialect::Standard, &limits), Err(e.clone()));
+            let _ = both_in(&text, Dialect::OpenAiStrict, &limits).unwrap_err();
+            errors += e.violations.len();
+        }
+    }
+    assert!(errors >= 20, "{errors} violations");
+}
+
+/// A report with one of its lists (`claims`, `conflicts`, `gaps`) over its maximum, its
+/// items valid or not, alone or with another violation: the tree reader's error (the fast
+/// path gives the one over-long list whose items are all valid without a second read).
+#[test]
+fn reports_with_a_list_over_its_maximum_give_the_tree_readers_error() {
+    let claim = |i: usize| json!({"claim_id": format!("c{i}"), "text": "t", "kind": "fact"});
+    let claims = |n: usize| Value::Array((0..n).map(claim).collect());
+    let conflicts = |n: usize| Value::Array((0..n).map(|_| json!({"claim_ids": ["c0", "c1"], "reason": "r"})).collect());
+    let gaps = |n: usize| Value::Array((0..n).map(|i| json!(format!("gap {i}"))).collect());
+    let mut inputs = Vec::new();
+    for n in [12, 13, 14, 40] {
+        inputs.push(json!({"title": "r", "claims": claims(n)}));
+        inputs.push(json!({"gaps": gaps(n), "title": "r", "claims": claims(2)}));
+        inputs.push(json!({"title": "r", "claims": claims(2), "conflicts": conflicts(n)}));
+        // Two lists over, in either order.
+        inputs.push(json!({"title": "r", "claims": claims(n), "gaps": gaps(n)}));
+        inputs.push(json!({"gaps": gaps(n), "claims": claims(n), "title": "r"}));
+        // Another violation before or after the list; an invalid item before or after the maximum.
+        inputs.push(json!({"title": 7, "claims": claims(n)}));
+        inputs.push(json!({"claims": claims(n), "title": ""}));
+        for at in [0, 11, 12, n - 1].into_iter().filter(|at| *at < n) {
+            let mut bad = claims(n);
+            bad[at]["kind"] = json!("guess");
+            inputs.push(json!({"title": "r", "claims": bad}));
+            let mut blank = claims(n);
+            blank[at]["text"] = json!(" ");
+            inputs.push(json!({"title": "r", "claims": blank}));
+        }
+        // Over the maximum, with the cross-field rules broken too.
+        let mut twice = claims(n);
+        twice[1]["claim_id"] = json!("c0");
+        inputs.push(json!({"title": "r", "claims": twice}));
+    }
+    let mut over = 0;
+    for report in &inputs {
+        let text = report.to_string();
+        for name in POLICIES {
+            let limits = policy(name);
+            let e = both::<Report>(&text, &limits);
+            let _ = both_in(&text, Dialect::Standard, &limits);
+            let _ = both_in(&text, Dialect::OpenAiStrict, &limits);
+            over += usize::from(e.is_err_and(|e| e.violations.len() == 1 && e.violations[0].code.code() == "too_long"));
+        }
+    }
+    assert!(over >= 20, "{over} errors of one over-long list");
+}

@@ -602,6 +602,12 @@ impl Sink for Broken {
 impl Contract for Report {
     const SUBJECT: &'static str = "report";
     typed::fast_path!();
+    /// As the trait's own (the fast path, else the tree reader), but a report whose
+    /// fields are all valid learns its cross-field violations without a second read
+    /// (see [`Report::from_json_in`]).
+    fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
+        Report::from_json_in(text, crate::schema::Dialect::Standard, limits)
+    }
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m: &Map<String, Value> = c.object(v, path, Self::FIELDS)?;
@@ -678,10 +684,32 @@ impl Report {
             crate::schema::Dialect::Standard => typed::How::contract(limits),
             crate::schema::Dialect::OpenAiStrict => typed::How { nulls_absent: true, ..typed::How::plain(limits.max_input_bytes) },
         };
-        match typed::read(text, limits, how) {
-            Some(report) => Ok(report),
+        match typed::read_report_links_unchecked(text, limits, how) {
+            Some((report, None)) => report.links_checked(limits),
+            Some((_, Some(too_long))) => Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: vec![too_long] }, limits)),
             None => Report::from_json_in_tree(text, dialect, limits),
         }
+    }
+
+    /// Whether the report breaks one of its cross-field rules ([`Report::check_links`]).
+    pub(crate) fn links_broken(&self, limits: &Limits) -> bool {
+        let mut broken = Broken(false);
+        self.check_links(&mut broken, "", limits.reference_messages);
+        broken.0
+    }
+
+    /// A report whose fields the fast path accepted, with its cross-field rules run: the
+    /// report, or the error the tree reader gives for the same text. Those rules come last
+    /// in the tree reader too ([`Contract::check`] runs them once every field is valid, on
+    /// the same report), so its only violations are the ones listed here, at the same paths
+    /// and in the same order.
+    fn links_checked(self, limits: &Limits) -> Result<Report, ContractError> {
+        if !self.links_broken(limits) {
+            return Ok(self);
+        }
+        let mut c = Checker::new(limits.clone(), HashMap::default());
+        self.check_links(&mut c, "", limits.reference_messages);
+        Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: c.violations }, limits))
     }
 
     /// [`Report::from_json_in`] through the tree reader only (see [`Contract::from_json_tree`]).

@@ -9,7 +9,10 @@
 //! refuses them in both readers) — each makes the fast path give up at once. The caller
 //! then reads the text again with the tree reader, which lists every violation with its
 //! path, in its fixed order. So an accepted input gives the value the tree reader gives,
-//! and a refused one gives exactly its error.
+//! and a refused one gives exactly its error. (A report read at the root is the one
+//! exception, see [`read_report_links_unchecked`]: its report-level cross-field rules, and
+//! one of its lists over its maximum, are left to the caller, which lists the violations
+//! the tree reader would.)
 //!
 //! The rules are not copied: both readers call the same rule functions
 //! ([`super::validate::check_str`], [`super::validate::check_int`],
@@ -65,6 +68,12 @@ pub struct Cx<'p> {
     /// Under [`How::normalize_content`], each source's content length as given and its
     /// code-point index, in order.
     given: Vec<(usize, crate::citation::TextIndex)>,
+    /// The report read at the root is given back with its cross-field rules
+    /// ([`Report::check_links`]) not run (see [`read_report_links_unchecked`]).
+    links_unchecked: bool,
+    /// Under `links_unchecked`: the one report-level list over its maximum whose items are
+    /// all valid (its field, the maximum, its length).
+    too_long: Option<(&'static str, usize, usize)>,
 }
 
 impl Cx<'_> {
@@ -95,7 +104,7 @@ pub fn read<T: Typed>(text: &str, policy: &Limits, how: How) -> Option<T> {
 /// [`super::list_from_value_in`] checks one; `null` is an empty list when `null_is_empty`.
 pub fn read_list<T: Typed>(text: &str, policy: &Limits, how: How, null_is_empty: bool) -> Option<Vec<T>> {
     let items = run(text, policy, how, |cx, de| {
-        Opt(List { cx, min: 0, max: usize::MAX, item: Of::<T>(PhantomData) }, null_is_empty).deserialize(de)
+        Opt(List { cx, min: 0, max: usize::MAX, item: Of::<T>(PhantomData), over: None }, null_is_empty).deserialize(de)
     })?;
     Some(items.unwrap_or_default())
 }
@@ -115,6 +124,31 @@ pub fn read_bundle_normalized(text: &str, policy: &Limits) -> Option<(Bundle, Ve
     })
 }
 
+/// Reads a report as [`read`] does, but gives it back with its report-level cross-field
+/// rules ([`Report::check_links`]) not run: the caller runs them (see
+/// `Report::from_json_in`). Those rules come last in both readers, once every field is
+/// valid, so when this read gives a report, the tree reader's only violations for the
+/// same text are the ones `check_links` lists for that report, and no second read is needed
+/// to learn them.
+///
+/// Also gives back, instead of giving up, one list of the report (`claims`, `conflicts`,
+/// `gaps`) over its maximum whose items are all valid, when every other field is valid:
+/// the tree reader then lists that one violation ([`super::validate::Checker::list`]
+/// stops at the item past the maximum, the other fields are valid and the cross-field rules
+/// are not run), which this gives as the violation the tree reader writes.
+pub fn read_report_links_unchecked(text: &str, policy: &Limits, how: How) -> Option<(Report, Option<crate::error::Violation>)> {
+    run(text, policy, how, |cx, de| {
+        cx.links_unchecked = true;
+        let report = Report::read(cx, de)?;
+        let over = cx.too_long.map(|(field, max, n)| crate::error::Violation {
+            path: super::validate::join("", field),
+            code: crate::error::ViolationCode::TooLong,
+            message: super::validate::too_long_list(max, n),
+        });
+        Ok((report, over))
+    })
+}
+
 type De<'t> = serde_json::Deserializer<serde_json::de::StrRead<'t>>;
 
 fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'_>, &mut De<'t>) -> Result<T, serde_json::Error>) -> Option<T> {
@@ -122,7 +156,7 @@ fn run<'t, T>(text: &'t str, policy: &Limits, how: How, f: impl FnOnce(&mut Cx<'
         return None;
     }
     let need = how.need.unwrap_or(text.len() / 16);
-    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how, given: Vec::new() };
+    let mut cx = Cx { policy, values: 0, budget: super::json::value_budget(text.len(), need), how, given: Vec::new(), links_unchecked: false, too_long: None };
     let mut de = serde_json::Deserializer::from_str(text);
     let t = f(&mut cx, &mut de).ok()?;
     de.end().ok()?;
@@ -257,6 +291,9 @@ struct List<'c, 'p, I> {
     min: usize,
     max: usize,
     item: I,
+    /// The report's field this list is, when a list over its maximum is to be noted in
+    /// [`Cx::too_long`] rather than given up on (see [`read_report_links_unchecked`]).
+    over: Option<&'static str>,
 }
 
 impl<'de, I: Item> DeserializeSeed<'de> for List<'_, '_, I> {
@@ -275,13 +312,20 @@ impl<'de, I: Item> Visitor<'de> for List<'_, '_, I> {
         let mut out = Vec::new();
         while let Some(item) = seq.next_element_seed(One(&mut *self.cx, &self.item))? {
             self.cx.count()?;
-            if out.len() >= self.max {
+            if out.len() >= self.max && self.over.is_none() {
                 return Err(bail());
             }
             out.push(item);
         }
         if out.len() < self.min {
             return Err(bail());
+        }
+        if out.len() > self.max {
+            // Only one such list: with two, the tree reader's order is its own.
+            match (self.over, self.cx.too_long) {
+                (Some(field), None) => self.cx.too_long = Some((field, self.max, out.len())),
+                _ => return Err(bail()),
+            }
         }
         Ok(out)
     }
@@ -367,13 +411,31 @@ impl<'de, A: MapAccess<'de>> Obj<'_, '_, A> {
     }
 
     fn list<I: Item>(&mut self, item: I, min: usize, max: usize) -> Result<Vec<I::Out>, A::Error> {
-        self.map.next_value_seed(List { cx: &mut *self.cx, min, max, item })
+        self.map.next_value_seed(List { cx: &mut *self.cx, min, max, item, over: None })
     }
 
     /// A list that may be `null` (absent) in the strict dialect.
     fn list_or_null<I: Item>(&mut self, item: I, max: usize) -> Result<Option<Vec<I::Out>>, A::Error> {
+        self.list_or_null_at(item, max, None)
+    }
+
+    /// A list of the report read at the root (its field `field`): one over its maximum is
+    /// noted under [`Cx::links_unchecked`] instead of given up on (see
+    /// [`read_report_links_unchecked`]).
+    fn report_list<I: Item>(&mut self, item: I, min: usize, max: usize, field: &'static str) -> Result<Vec<I::Out>, A::Error> {
+        let over = self.cx.links_unchecked.then_some(field);
+        self.map.next_value_seed(List { cx: &mut *self.cx, min, max, item, over })
+    }
+
+    /// [`Self::report_list`] for a list that may be `null` (absent) in the strict dialect.
+    fn report_list_or_null<I: Item>(&mut self, item: I, max: usize, field: &'static str) -> Result<Option<Vec<I::Out>>, A::Error> {
+        let over = self.cx.links_unchecked.then_some(field);
+        self.list_or_null_at(item, max, over)
+    }
+
+    fn list_or_null_at<I: Item>(&mut self, item: I, max: usize, over: Option<&'static str>) -> Result<Option<Vec<I::Out>>, A::Error> {
         let nulls = self.cx.how.nulls_absent;
-        self.map.next_value_seed(Opt(List { cx: &mut *self.cx, min: 0, max, item }, nulls))
+        self.map.next_value_seed(Opt(List { cx: &mut *self.cx, min: 0, max, item, over }, nulls))
     }
 }
 
@@ -513,16 +575,17 @@ object!(Report, Report::FIELDS, |o| {
     while let Some(k) = o.next()? {
         match k {
             "title" => title = Some(o.string(&rule::TITLE)?),
-            "claims" => claims = Some(o.list(Of::<Claim>(PhantomData), 1, p.max_claims)?),
-            "conflicts" => conflicts = o.list_or_null(Of::<Conflict>(PhantomData), p.max_conflicts)?,
-            "gaps" => gaps = o.list_or_null(rule::GAP, p.max_gaps)?,
+            "claims" => claims = Some(o.report_list(Of::<Claim>(PhantomData), 1, p.max_claims, "claims")?),
+            "conflicts" => conflicts = o.report_list_or_null(Of::<Conflict>(PhantomData), p.max_conflicts, "conflicts")?,
+            "gaps" => gaps = o.report_list_or_null(rule::GAP, p.max_gaps, "gaps")?,
             _ => return unknown(),
         }
     }
     let report = Report { title: need(title)?, claims: need(claims)?, conflicts: conflicts.unwrap_or_default(), gaps: gaps.unwrap_or_default() };
-    let mut broken = super::Broken(false);
-    report.check_links(&mut broken, "", p.reference_messages);
-    if broken.0 {
+    if o.cx.links_unchecked {
+        return Ok(report);
+    }
+    if report.links_broken(p) {
         return Err(bail());
     }
     Ok(report)

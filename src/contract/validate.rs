@@ -193,6 +193,11 @@ pub fn check_literal<T: Copy>(s: Option<&str>, options: &[(&str, T)]) -> Result<
 /// At most this many violations are listed; one more entry counts the rest.
 pub const MAX_VIOLATIONS: usize = 100;
 
+/// The message of a list of `n` items over its maximum.
+pub fn too_long_list(max: usize, n: usize) -> String {
+    format!("List should have at most {max} items, not {n}")
+}
+
 /// Collects violations while a value is checked.
 #[derive(Default)]
 pub struct Checker {
@@ -331,7 +336,7 @@ impl Checker {
             return None;
         };
         let n = self.lengths.get(path).copied().unwrap_or(items.len()).max(items.len());
-        let too_long = |n: usize| format!("List should have at most {max} items, not {n}");
+        let too_long = |n: usize| too_long_list(max, n);
         if n > max && (n > items.len() || self.unlisted > 0 || self.violations.len() >= MAX_VIOLATIONS) {
             self.push(path, ViolationCode::TooLong, too_long(n));
             return None;

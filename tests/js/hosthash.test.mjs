@@ -6,8 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NOW, PKG, readJson } from "./helpers.mjs";
+import { NOW, PKG, ROOT, readJson } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const NODE = join(PKG, "node");
@@ -123,40 +126,43 @@ test("a host hasher that throws, returns nothing or no lower-case digest is not 
   assert.equal(digestWith(() => "0".repeat(64)), "0".repeat(64));
 });
 
-test("the Node entry registers node:crypto for sources from 1 KiB up, and hostHashing: false keeps them in the module", () => {
+test("the Node entry hands node:crypto the texts from 1 KiB up once they reach 256 KiB together (the module hashes the ones before), and hostHashing: false keeps them in the module", () => {
   const real = crypto.hash;
   const sizes = [];
   crypto.hash = (algorithm, bytes, encoding) => {
     sizes.push(bytes.length);
     return real(algorithm, bytes, encoding);
   };
-  let ec;
   try {
-    ec = fresh("index.js");
+    const ec = fresh("index.js");
+    assert.equal(ec.__registerHostHasher, undefined);
+    const bundle = readJson("examples", "demo.bundle.json");
+    const options = { now: NOW, maxSourceBytes: 1 << 20 };
+    // Under 256 KiB so far: the 6 KB source and the report's canonical JSON stay in the module.
+    bundle.sources[0].content += "大".repeat(2000) + "\r\n"; // 6002 UTF-8 bytes
+    assert.deepEqual(ec.checkBundle(bundle, options), ec.checkBundle(bundle, { ...options, hostHashing: false }));
+    assert.deepEqual(sizes, []);
+    // A 300 KB source: node:crypto is loaded (the spy is what it finds) and hashes from then on.
+    bundle.sources[0].content += "大".repeat(100000) + "\r\n";
+    const on = ec.checkBundle(bundle, options);
+    // The long source (the two others have 52 bytes) and the report's canonical JSON (over 1 KiB).
+    const sourceBytes = Buffer.byteLength(normalised(bundle.sources[0].content));
+    assert.equal(sizes[0], sourceBytes);
+    assert.equal(sizes.length, 2);
+    assert.ok(sizes.every((n) => n >= 1024), String(sizes));
+    const off = ec.checkBundle(bundle, { ...options, hostHashing: false });
+    assert.equal(sizes.length, 2);
+    assert.deepEqual(on, off);
+    const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { ...options, hostHashing: false });
+    store.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
+    assert.equal(sizes.length, 2);
+    const hosted = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), options);
+    const ref = hosted.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
+    assert.deepEqual(sizes.slice(2), [sourceBytes]);
+    assert.equal(ref.digest, sha(Buffer.from(normalised(bundle.sources[0].content))));
   } finally {
     crypto.hash = real;
   }
-  assert.equal(ec.__registerHostHasher, undefined);
-  const bundle = readJson("examples", "demo.bundle.json");
-  const big = "大".repeat(2000) + "\r\n"; // 6002 UTF-8 bytes
-  bundle.sources[0].content += big;
-  const options = { now: NOW, maxSourceBytes: 1 << 20 };
-  const on = ec.checkBundle(bundle, options);
-  // The long source (the two others have 52 bytes) and the report's canonical JSON (over 1 KiB).
-  const sourceBytes = Buffer.byteLength(normalised(bundle.sources[0].content));
-  assert.equal(sizes[0], sourceBytes);
-  assert.equal(sizes.length, 2);
-  assert.ok(sizes.every((n) => n >= 1024), String(sizes));
-  const off = ec.checkBundle(bundle, { ...options, hostHashing: false });
-  assert.equal(sizes.length, 2);
-  assert.deepEqual(on, off);
-  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { ...options, hostHashing: false });
-  store.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
-  assert.equal(sizes.length, 2);
-  const hosted = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), options);
-  const ref = hosted.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
-  assert.deepEqual(sizes.slice(2), [sourceBytes]);
-  assert.equal(ref.digest, sha(Buffer.from(normalised(bundle.sources[0].content))));
 });
 
 test("an artifact's and a ReportHandle's digests are hashed by the host too, the same digests; a store's hostHashing: false keeps its artifacts in the module", () => {
@@ -222,4 +228,75 @@ test("an artifact's and a ReportHandle's digests are hashed by the host too, the
 test("the web entry registers no host hasher (WebCrypto is asynchronous)", async () => {
   const web = await import(join(PKG, "web", "index.js"));
   assert.equal(web.__registerHostHasher, undefined);
+});
+
+// ---- start-up (issue 15): node:crypto only when it pays, the maps' keys without it -------
+
+const DEMO = join(ROOT, "examples", "demo.bundle.json");
+
+/** A first checkBundle in a new Node process (a script file, as an application runs one:
+ * `node -e` loads node:crypto before the script), `/dev/urandom` failing if `noUrandom`:
+ * the crypto modules loaded, how often `/dev/urandom` was opened, the result. */
+function firstCheckInChild(noUrandom) {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-start-"));
+  const script = join(dir, "first.js");
+  writeFileSync(
+    script,
+    `const fs = require("node:fs");
+const open = fs.openSync;
+let urandom = 0;
+fs.openSync = (path, ...rest) => {
+  if (path === "/dev/urandom") {
+    urandom++;
+    if (${noUrandom}) throw new Error("ENOENT: no /dev/urandom");
+  }
+  return open(path, ...rest);
+};
+const ec = require(${JSON.stringify(join(NODE, "index.js"))});
+const result = ec.checkBundle(fs.readFileSync(${JSON.stringify(DEMO)}, "utf8"), { now: ${JSON.stringify(NOW)} });
+process.stdout.write(JSON.stringify({ crypto: process.moduleLoadList.filter((m) => /crypto/.test(m)), urandom, result }));`,
+  );
+  const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+test("start-up: requiring the Node entry and a first checkBundle load no node:crypto; the maps' keys come from /dev/urandom, else node:crypto", () => {
+  const first = firstCheckInChild(false);
+  assert.deepEqual(first.crypto, [], "node:crypto (or the global crypto, which loads it) was loaded");
+  assert.equal(first.urandom, 1, "the hash maps' keys were not read from /dev/urandom once");
+  const without = firstCheckInChild(true);
+  assert.equal(without.urandom, 1);
+  assert.ok(without.crypto.includes("NativeModule crypto"), "without /dev/urandom the keys come from node:crypto");
+  assert.deepEqual(without.result, first.result);
+  const ec = fresh("index.js");
+  assert.deepEqual(ec.checkBundle(readJson("examples", "demo.bundle.json"), { now: NOW }), first.result);
+});
+
+test("a registered random source seeds the maps; one that throws or fills nothing is passed over for crypto.getRandomValues", () => {
+  const demo = readJson("examples", "demo.bundle.json");
+  const real = globalThis.crypto.getRandomValues;
+  const drawn = (source) => {
+    const ec = rawWith(null);
+    if (source !== undefined) ec.__registerRandomSource(source);
+    let calls = 0;
+    globalThis.crypto.getRandomValues = function (bytes) {
+      calls++;
+      return real.call(this, bytes);
+    };
+    try {
+      assert.equal(ec.checkBundle(demo, { now: NOW }).assessment.status, "partial");
+    } finally {
+      globalThis.crypto.getRandomValues = real;
+    }
+    return calls;
+  };
+  let filled = 0;
+  assert.equal(drawn((bytes) => { filled++; crypto.randomFillSync(bytes); }), 0);
+  assert.equal(filled, 1);
+  assert.equal(drawn(undefined), 1);
+  assert.equal(drawn(() => { throw new Error("no"); }), 1);
+  assert.equal(drawn(() => undefined), 1, "a source that left the bytes zero was believed");
+  assert.throws(() => rawWith(null).__registerRandomSource(42), /random source must be a function/);
 });

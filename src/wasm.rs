@@ -430,7 +430,14 @@ fn set_content(artifact: &JsValue, content: &str) -> Result<(), JsValue> {
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    json_to_js(serde_json::to_string(value))
+}
+
+/// [`to_js`]'s part that does not depend on the type: one copy in the module, not one a
+/// result type.
+#[inline(never)]
+fn json_to_js(text: serde_json::Result<String>) -> Result<JsValue, JsValue> {
+    let text = text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
     match json_from_utf16(&text) {
         Some(value) => Ok(value),
         None => JSON::parse(&text),

@@ -509,3 +509,26 @@ fn reports_with_a_list_over_its_maximum_give_the_tree_readers_error() {
     }
     assert!(over >= 20, "{over} errors of one over-long list");
 }
+
+/// A report's list over its maximum is read on by the first read only up to twice the
+/// maximum (items): one far over (hostile, megabytes of claims) goes to the tree reader at once, as
+/// before, instead of being read whole by both readers (red-team pass, 2026-11-30).
+#[test]
+fn a_list_far_over_its_maximum_is_left_to_the_tree_reader() {
+    use evidence_check::contract::typed::{read_report_links_unchecked, How};
+    let limits = Limits::default();
+    let max = limits.max_claims;
+    let report = |n: usize| json!({"title": "r", "claims": (0..n).map(|i| json!({"claim_id": format!("c{i}"), "text": "t", "kind": "fact"})).collect::<Vec<_>>()}).to_string();
+    let first = |n: usize| read_report_links_unchecked(&report(n), &limits, How::contract(&limits)).map(|(_, over)| over.is_some());
+    assert_eq!(first(max), Some(false));
+    assert_eq!(first(max + 1), Some(true));
+    assert_eq!(first(2 * max), Some(true));
+    assert_eq!(first(2 * max + 1), None);
+    assert_eq!(first(20 * max), None);
+    // Either way the error is the tree reader's.
+    for n in [max + 1, 2 * max, 2 * max + 1, 20 * max] {
+        let e = both::<Report>(&report(n), &limits).expect_err("over the maximum");
+        assert_eq!(e.violations.len(), 1, "{n}");
+        assert_eq!(e.violations[0].code.code(), "too_long", "{n}");
+    }
+}

@@ -312,7 +312,10 @@ impl<'de, I: Item> Visitor<'de> for List<'_, '_, I> {
         let mut out = Vec::new();
         while let Some(item) = seq.next_element_seed(One(&mut *self.cx, &self.item))? {
             self.cx.count()?;
-            if out.len() >= self.max && self.over.is_none() {
+            // A report's list over its maximum is read on (see `over`) only up to twice its
+            // maximum: past that the tree reader reads it instead, as it did before, so a
+            // list far over (hostile) is never read whole twice.
+            if out.len() >= self.max && (self.over.is_none() || out.len() >= self.max.saturating_mul(2)) {
                 return Err(bail());
             }
             out.push(item);

@@ -61,6 +61,8 @@ fn reviews_added_one_by_one_are_checked_as_items_of_the_list() {
     assert!(ReviewList::from_value(&Value::Null).unwrap().is_empty());
 }
 
+// proptest is a native dev-dependency (Cargo.toml): `wasm-pack test` builds every test target.
+#[cfg(not(target_arch = "wasm32"))]
 mod recorded {
     use super::*;
     use evidence_check::parsed::Recorded;

@@ -131,6 +131,20 @@ impl ReviewList {
         Ok(())
     }
 
+    /// [`ReviewList::push_json`], where `recorded` is a review this module made (see
+    /// [`Recorded`]): when `text` is the very text it was given back as, the review is
+    /// appended as it is, not read again (reading that text gives it back; the host
+    /// changed nothing in it, or its JSON text would differ).
+    pub fn push_recorded(&mut self, text: &str, recorded: Option<&Recorded>) -> Result<(), ContractError> {
+        match recorded {
+            Some(r) if r.text == text => {
+                self.reviews.push(r.review.clone());
+                Ok(())
+            }
+            _ => self.push_json(text),
+        }
+    }
+
     pub fn reviews(&self) -> &[Review] {
         &self.reviews
     }
@@ -145,5 +159,32 @@ impl ReviewList {
 
     pub fn is_empty(&self) -> bool {
         self.reviews.is_empty()
+    }
+}
+
+/// A review `recordReview` made and the JSON text it gave it back as, kept for the
+/// `Reviews.add` that usually follows: reading that text as the next item of a list
+/// ([`ReviewList::push_json`]) gives the same review, so an `add` of the same text need not
+/// read it again ([`ReviewList::push_recorded`]): the review is validated once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    text: String,
+    review: Review,
+}
+
+impl Recorded {
+    /// `review` with `text`, its JSON text (`serde_json`'s), when the list reader accepts
+    /// that text ([`Review::keeps_rules`] under the policy the list is read with); `None`
+    /// otherwise (a review made under a looser policy is read again, as before).
+    pub fn new(review: Review, text: String) -> Option<Recorded> {
+        review.keeps_rules(&crate::contract::Limits::default()).then_some(Recorded { text, review })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn review(&self) -> &Review {
+        &self.review
     }
 }

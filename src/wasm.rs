@@ -1006,7 +1006,10 @@ pub fn record_review(
         key.as_deref(),
     )
     .in_lang(lang)?;
-    typed(&review)
+    let text = serde_json::to_string(&review).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    let value = json_to_js(Ok(text.clone()))?;
+    remember_recorded(crate::parsed::Recorded::new(review, text));
+    Ok(value.unchecked_into())
 }
 
 /// The scope, report and reviews that `assess` and `render` take, read under the store's
@@ -1644,6 +1647,22 @@ fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Opt
     read.ok().and(found)
 }
 
+#[cfg(feature = "core")]
+thread_local! {
+    /// The review `recordReview` made last, with the JSON text it gave it back as (for the
+    /// `Reviews.add` that usually follows, see [`crate::parsed::Recorded`]).
+    static RECORDED: std::cell::RefCell<Option<crate::parsed::Recorded>> = const { std::cell::RefCell::new(None) };
+}
+
+#[cfg(feature = "core")]
+fn remember_recorded(recorded: Option<crate::parsed::Recorded>) {
+    RECORDED.with(|r| {
+        if let Ok(mut slot) = r.try_borrow_mut() {
+            *slot = recorded;
+        }
+    });
+}
+
 fn handle_freed(lang: Lang) -> JsValue {
     js_error(&BindingError::from(BindingErrorKind::HandleFreed), lang)
 }
@@ -1814,8 +1833,11 @@ impl Reviews {
     /// list would give it, `/3/note`) and appends it; returns the new length.
     pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
         let text = reviews_text(&review.into(), "review", self.lang)?;
-        // Pure Rust while the list is borrowed; the error is made after.
-        let added = self.inner.borrow_mut().as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(&text).map(|()| list.len() as u32));
+        // Pure Rust while the list is borrowed; the error is made after. The review that
+        // `recordReview` last made is not read again when this is its text unchanged.
+        let added = self.inner.borrow_mut().as_mut().map(|list| {
+            RECORDED.with(|r| std::rc::Rc::make_mut(list).push_recorded(&text, r.try_borrow().ok().as_deref().and_then(Option::as_ref))).map(|()| list.len() as u32)
+        });
         match added {
             Some(added) => Ok(added.in_lang(self.lang)?),
             None => Err(handle_freed(self.lang)),

@@ -216,6 +216,36 @@ test("Reviews: each review is checked once, as the item it becomes of the list a
   store.free();
 });
 
+test("Reviews.add of recordReview's result: the review as made; changed in any way, read as any other review", () => {
+  const h = ec.parseReport(bundle.report);
+  const reviews = new ec.Reviews();
+  const made = () => ec.recordReview(scope, h, "claim_a", "supported", "教学审阅替身:核对本例。", { now: NOW });
+  const same = made();
+  assert.equal(reviews.add(same), 1);
+  assert.deepStrictEqual(reviews.toJSON(), [same]);
+  // Each change is the review the list reads from the object, or the error it throws.
+  const changes = [
+    (r) => ({ ...r, note: "another note" }),
+    (r) => ({ ...r, note: "" }),
+    (r) => ({ ...r, extra: 1 }),
+    (r) => ({ ...r, verdict: "maybe" }),
+    (r) => ({ toJSON: () => ({ ...r, claim_id: "claim_b" }) }),
+    (r) => Object.assign(r, { reviewed_at: "2026-11-29T01:00:00Z" }),
+    (r) => { delete r.scope; return r; },
+  ];
+  for (const [i, change] of changes.entries()) {
+    const changed = change(made());
+    const viaAdd = (() => { try { reviews.add(changed); return reviews.toJSON().at(-1); } catch (e) { return describe(e); } })();
+    const fresh = new ec.Reviews(reviews.toJSON().slice(0, reviews.length - (viaAdd?.code ? 0 : 1)));
+    const viaFresh = (() => { try { fresh.add(changed); return fresh.toJSON().at(-1); } catch (e) { return describe(e); } })();
+    assert.deepStrictEqual(viaAdd, viaFresh, `change ${i}`);
+    assert.deepStrictEqual(viaAdd, viaAdd?.code ? viaAdd : JSON.parse(JSON.stringify(changed)), `change ${i}`);
+    fresh.free();
+  }
+  reviews.free();
+  h.free();
+});
+
 test("a freed handle releases its report at once (what stays until the finalizer runs is a small tombstone)", () => {
   const text = JSON.stringify(bundle.report);
   const round = () => {

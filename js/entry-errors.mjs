@@ -58,16 +58,31 @@ export function finishError(thrown) {
 // (V8: 12 µs for a 2.4 KB artifact). ASCII text still crosses as UTF-8 (a one-byte string).
 const utf16 = typeof TextDecoder === "function" ? new TextDecoder("utf-16le", { ignoreBOM: true }) : undefined;
 
-/** `JSON.parse` of JSON text given as UTF-16 code units, or with `asText` the text itself (internal). */
-export function jsonFromUtf16(units, asText) {
-  const text = utf16.decode(units);
-  return asText === true ? text : JSON.parse(text);
+/**
+ * `JSON.parse` of JSON text given as UTF-16 code units, or with `asText` the text itself
+ * (internal). With `at`, the units from `at` on are an artifact's Markdown, set as the
+ * parsed value's `content` (its `artifact`'s when `nested`), where its JSON holds "".
+ */
+export function jsonFromUtf16(units, asText, at, nested) {
+  if (at === undefined) {
+    const text = utf16.decode(units);
+    return asText === true ? text : JSON.parse(text);
+  }
+  const value = JSON.parse(utf16.decode(units.subarray(0, at)));
+  (nested === true ? value.artifact : value).content = utf16.decode(units.subarray(at));
+  return value;
 }
 
 /** `jsonFromUtf16` for Node: its `Buffer` decodes UTF-16 faster than `TextDecoder` (internal). */
-export function jsonFromUtf16Buffer(units, asText) {
-  const text = Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString("utf16le");
-  return asText === true ? text : JSON.parse(text);
+export function jsonFromUtf16Buffer(units, asText, at, nested) {
+  const bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+  if (at === undefined) {
+    const text = bytes.toString("utf16le");
+    return asText === true ? text : JSON.parse(text);
+  }
+  const value = JSON.parse(bytes.toString("utf16le", 0, 2 * at));
+  (nested === true ? value.artifact : value).content = bytes.toString("utf16le", 2 * at);
+  return value;
 }
 
 /** `init` and `initSync` of a wasm-bindgen web module (`raw`): each initialises it, then registers these classes with it. */

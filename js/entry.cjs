@@ -11,7 +11,7 @@ module.exports = require("./evidence_check.js");
 const raw = module.exports;
 raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData, classes.jsonFromUtf16Buffer);
 delete raw.__registerErrorClasses;
-// Host hashing: texts of 1 KiB or more are hashed by node:crypto (OpenSSL) instead of the
+// Host hashing: texts of 128 bytes or more are hashed by node:crypto (OpenSSL) instead of the
 // module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
 // `hostHashing: false` on a store or a checkBundle call turns it off for that store or call.
 // node:crypto is loaded once it pays (loading it is ~3 ms, an eighth of the start-up): until

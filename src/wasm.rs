@@ -383,6 +383,10 @@ extern "C" {
     /// The same with `asText: true`: the units as a string, not parsed.
     #[wasm_bindgen(method, catch, js_name = call)]
     fn call_units_text(this: &Utf16Json, this_arg: &JsValue, units: &[u16], as_text: bool) -> Result<JsValue, JsValue>;
+    /// The same with a split: the units before `at` are a result's JSON text, the rest its
+    /// artifact's Markdown, set as `content` of the value (of its `artifact` when `nested`).
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn call_units_content(this: &Utf16Json, this_arg: &JsValue, units: &[u16], as_text: bool, at: u32, nested: bool) -> Result<JsValue, JsValue>;
 }
 
 /// The shortest JSON text with non-ASCII characters that crosses as UTF-16: below it, the
@@ -406,11 +410,16 @@ fn json_from_utf16(text: &str) -> Option<JsValue> {
 /// out of `CLASSES` first, so no borrow is held while the units are allocated or the
 /// reader runs.
 fn utf16_reader_and_units(text: &str) -> Option<(Utf16Json, Vec<u16>)> {
+    let reader = utf16_reader(text)?;
+    Some((reader, crate::utf16::units(text)?))
+}
+
+/// The entry's reader when `text` crosses faster as UTF-16 (see [`utf16_reader_and_units`]).
+fn utf16_reader(text: &str) -> Option<Utf16Json> {
     if text.len() < UTF16_MIN_BYTES || text.is_ascii() {
         return None;
     }
-    let reader = CLASSES.with(|c| c.try_borrow().ok()?.json16.clone())?;
-    Some((reader.unchecked_into(), crate::utf16::units(text)?))
+    CLASSES.with(|c| c.try_borrow().ok()?.json16.clone()).map(JsCast::unchecked_into)
 }
 
 /// `text` as a JS string: with non-ASCII characters (an artifact's Chinese Markdown) and
@@ -427,6 +436,35 @@ fn text_to_js(text: &str) -> JsValue {
 /// unescaped by `JSON.parse` (~10 % of a checkBundle call on the demo, side by side).
 fn set_content(artifact: &JsValue, content: &str) -> Result<(), JsValue> {
     Reflect::set(artifact, &JsValue::from_str("content"), &text_to_js(content)).map(drop)
+}
+
+/// `value` (an artifact, or a result with one at `artifact` when `nested`) as a JS value,
+/// its `content` (written as "" in its JSON, so the key keeps its place) set to `content`.
+fn with_content<T: Serialize + ?Sized>(value: &T, content: &str, nested: bool) -> Result<JsValue, JsValue> {
+    json_with_content(serde_json::to_string(value), content, nested)
+}
+
+/// [`with_content`]'s part that does not depend on the type. Markdown with non-ASCII
+/// characters crosses with the JSON text in one call, both as UTF-16 code units (one
+/// allocation, one view): the entry's reader parses the JSON and sets the Markdown as a
+/// string of its own. Before, the JSON crossed as UTF-8 and the Markdown in a second call,
+/// and two property names and a `Reflect` get and set crossed too (side by side on the
+/// demo `checkBundle`: see BENCHMARKS.md). Otherwise, or if the reader fails, as before.
+#[inline(never)]
+fn json_with_content(text: serde_json::Result<String>, content: &str, nested: bool) -> Result<JsValue, JsValue> {
+    let text = text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    let joined = utf16_reader(content).and_then(|reader| {
+        let at = u32::try_from(crate::utf16::unit_count(&text)).ok()?;
+        let units = crate::utf16::units_of(&[&text, content])?;
+        reader.call_units_content(&JsValue::NULL, &units, false, at, nested).ok()
+    });
+    if let Some(value) = joined.filter(JsValue::is_object) {
+        return Ok(value);
+    }
+    let value = json_to_js(Ok(text))?;
+    let artifact = if nested { Reflect::get(&value, &JsValue::from_str("artifact"))? } else { value.clone() };
+    set_content(&artifact, content)?;
+    Ok(value)
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -1027,9 +1065,7 @@ pub fn render(
     let clock = options.clock(host_clock()).in_lang(lang)?;
     let mut a = crate::render::render_opts(&scope, report.report(), &*store.core()?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     let content = std::mem::take(&mut a.content);
-    let value = to_js(&a)?;
-    set_content(&value, &content)?;
-    Ok(value.unchecked_into())
+    with_content(&a, &content, false).map(JsCast::unchecked_into)
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
@@ -1045,11 +1081,11 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     drop(text);
     let mut result = crate::bundle::check_read(bundle, &options).in_lang(lang)?;
     let content = result.artifact.as_mut().map(|a| std::mem::take(&mut a.content));
-    let value = to_js(&result)?;
-    if let Some(content) = content {
-        set_content(&Reflect::get(&value, &JsValue::from_str("artifact"))?, &content)?;
+    match content {
+        Some(content) => with_content(&result, &content, true),
+        None => to_js(&result),
     }
-    Ok(value.unchecked_into())
+    .map(JsCast::unchecked_into)
 }
 
 // ---- excerpts and outcomes (the second article) --------------------------------------

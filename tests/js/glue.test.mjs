@@ -315,15 +315,15 @@ function rendered(ec, name) {
 }
 
 /** The Node entry loaded afresh with errors.js's `jsonFromUtf16Buffer` (the reader it
- * registers) counted: `seen` gets `[units, asText]` for each call. */
+ * registers) counted: `seen` gets `[units, asText, at, nested]` for each call. */
 function entryCountingUtf16() {
   fresh("index.js");
   const classes = require(join(NODE, "errors.js"));
   const reader = classes.jsonFromUtf16Buffer;
   const seen = [];
-  classes.jsonFromUtf16Buffer = (units, asText) => {
-    seen.push([units.length, asText]);
-    return reader(units, asText);
+  classes.jsonFromUtf16Buffer = (units, asText, at, nested) => {
+    seen.push([units.length, asText, at, nested]);
+    return reader(units, asText, at, nested);
   };
   for (const f of FILES.filter((f) => f !== "errors.js")) delete require.cache[require.resolve(join(NODE, f))];
   const ec = require(join(NODE, "index.js"));
@@ -337,10 +337,13 @@ test("a result with 1 KiB or more of JSON and non-ASCII text crosses as UTF-16 c
   const name = "06_all_supported_render.json";
   const fast = rendered(ec, name);
   assert.match(fast.artifact.content, /逐项论断/);
-  // The artifact's Markdown (2.4 KB of UTF-8, Chinese) crossed as UTF-16, as text of its
-  // own; the rest of the artifact and the assessment are shorter.
+  // The artifact's Markdown (2.4 KB of UTF-8, Chinese) crossed as UTF-16 in one call
+  // with the JSON text of the rest of the artifact (`at` its length, the Markdown set as
+  // `content`); the assessment is shorter.
   assert.equal(seen.length, 1, `jsonFromUtf16Buffer calls: ${seen}`);
-  assert.ok(seen[0][0] >= 1024 && seen[0][0] === fast.artifact.content.length && seen[0][1] === true, `${seen}`);
+  const rest = JSON.stringify({ ...fast.artifact, content: "" }).length;
+  assert.deepEqual(seen[0], [rest + fast.artifact.content.length, false, rest, false]);
+  assert.ok(fast.artifact.content.length >= 1024);
   // The same value, key order included, as the module's own JSON.parse of UTF-8 (the raw
   // module, nothing registered) and as the web entry's TextDecoder reader.
   const utf8 = rendered(inWasm().main, name);
@@ -368,11 +371,11 @@ test("checkBundle's artifact Markdown crosses as a string of its own (UTF-16, no
   for (const bundle of [demo, JSON.stringify(odd)]) {
     seen.length = 0;
     const fast = ec.checkBundle(bundle, { now: NOW });
-    // The Markdown crossed as UTF-16, as text; the JSON text of the rest (when it crossed
-    // as UTF-16 too) held it as "" (its length is that of the result without it).
-    assert.deepEqual(seen.filter(([, asText]) => asText), [[fast.artifact.content.length, true]]);
+    // One call: the JSON text of the rest of the result (holding the Markdown as "", its
+    // length that of the result without it) and the Markdown after it, both as UTF-16; the
+    // reader set the Markdown as the artifact's `content`.
     const rest = JSON.stringify({ ...fast, artifact: { ...fast.artifact, content: "" } }).length;
-    for (const [length] of seen.filter(([, asText]) => !asText)) assert.equal(length, rest);
+    assert.deepEqual(seen, [[rest + fast.artifact.content.length, false, rest, true]]);
     assert.match(fast.artifact.content, /逐项论断/);
     // The same value, key order included, as the raw module's (nothing registered: all
     // of it in one JSON text) and the web entry's (TextDecoder).
@@ -389,4 +392,17 @@ test("checkBundle's artifact Markdown crosses as a string of its own (UTF-16, no
   const units = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
   for (const read of [classes.jsonFromUtf16, classes.jsonFromUtf16Buffer]) assert.equal(read(units, true), text);
+  // And with `at`, the JSON text before it parsed and the text after it set as `content`
+  // (of `artifact` when `nested`), on a view that starts inside its buffer.
+  const json = JSON.stringify({ a: "\u2028键", artifact: { content: "", b: 1 }, content: "" });
+  const both = new Uint16Array(3 + json.length + text.length);
+  for (let i = 0; i < json.length; i++) both[3 + i] = json.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) both[3 + json.length + i] = text.charCodeAt(i);
+  for (const read of [classes.jsonFromUtf16, classes.jsonFromUtf16Buffer]) {
+    const view = both.subarray(3);
+    const nested = read(view, false, json.length, true);
+    assert.equal(JSON.stringify(nested), JSON.stringify({ a: "\u2028键", artifact: { content: text, b: 1 }, content: "" }));
+    const top = read(view, false, json.length, false);
+    assert.equal(JSON.stringify(top), JSON.stringify({ a: "\u2028键", artifact: { content: "", b: 1 }, content: text }));
+  }
 });

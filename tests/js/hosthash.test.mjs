@@ -126,7 +126,7 @@ test("a host hasher that throws, returns nothing or no lower-case digest is not 
   assert.equal(digestWith(() => "0".repeat(64)), "0".repeat(64));
 });
 
-test("the Node entry hands node:crypto the texts from 1 KiB up once they reach 256 KiB together (the module hashes the ones before), and hostHashing: false keeps them in the module", () => {
+test("the Node entry hands node:crypto the texts from 128 bytes up once they reach 256 KiB together (the module hashes the ones before), and hostHashing: false keeps them in the module", () => {
   const real = crypto.hash;
   const sizes = [];
   crypto.hash = (algorithm, bytes, encoding) => {
@@ -145,11 +145,11 @@ test("the Node entry hands node:crypto the texts from 1 KiB up once they reach 2
     // A 300 KB source: node:crypto is loaded (the spy is what it finds) and hashes from then on.
     bundle.sources[0].content += "大".repeat(100000) + "\r\n";
     const on = ec.checkBundle(bundle, options);
-    // The long source (the two others have 52 bytes) and the report's canonical JSON (over 1 KiB).
+    // The long source (the two others have 52 bytes, under 128) and the report's canonical JSON.
     const sourceBytes = Buffer.byteLength(normalised(bundle.sources[0].content));
     assert.equal(sizes[0], sourceBytes);
     assert.equal(sizes.length, 2);
-    assert.ok(sizes.every((n) => n >= 1024), String(sizes));
+    assert.ok(sizes.every((n) => n >= 128), String(sizes));
     const off = ec.checkBundle(bundle, { ...options, hostHashing: false });
     assert.equal(sizes.length, 2);
     assert.deepEqual(on, off);
@@ -160,6 +160,10 @@ test("the Node entry hands node:crypto the texts from 1 KiB up once they reach 2
     const ref = hosted.ingest(bundle.scope, bundle.sources[0].spec.source_id, bundle.sources[0].content);
     assert.deepEqual(sizes.slice(2), [sourceBytes]);
     assert.equal(ref.digest, sha(Buffer.from(normalised(bundle.sources[0].content))));
+    // A text of a few hundred bytes goes to node:crypto too (it is faster from ~100 bytes).
+    const short = hosted.ingest(bundle.scope, bundle.sources[1].spec.source_id, "x".repeat(200));
+    assert.deepEqual(sizes.slice(3), [200]);
+    assert.equal(short.digest, sha(Buffer.from("x".repeat(200))));
   } finally {
     crypto.hash = real;
   }

@@ -32,14 +32,25 @@ pub struct Growth {
 }
 
 /// The growth for a memory of `current` pages that needs `needed` more, under `limit` pages:
-/// `None` when nothing is needed or the limit leaves no room for it (no growth is tried).
+/// `None` when nothing is needed, when the limit leaves no room at all, or when not even a
+/// memory of `limit` pages could hold what is needed (no growth is tried). When less room is
+/// left than is needed, the growth takes what is left: dlmalloc joins it to the free space at
+/// the end of its memory (the last step's rest, up to a quarter of the memory, or more where
+/// blocks were freed) and only then sees whether the request fits, so a request larger than
+/// the room left, but not than the room and that free space together, is still served.
 pub fn grow_pages(current: u64, needed: u64, limit: u64) -> Option<Growth> {
-    let room = limit.checked_sub(current)?;
-    if needed == 0 || needed > room {
+    let room = limit.checked_sub(current).filter(|room| *room > 0)?;
+    if needed == 0 || needed > limit {
         return None;
     }
     let pages = needed.max(current.div_ceil(STEP_SHARE)).max(MIN_STEP_PAGES).min(room);
     Some(Growth { pages, fallback: (pages > needed).then_some(needed) })
+}
+
+/// Bytes of a memory of `pages` wasm pages, exact up to and at wasm32's 4 GiB (a product in
+/// 32-bit `usize` wraps to 0 there).
+pub fn memory_bytes(pages: u32) -> f64 {
+    f64::from(pages) * PAGE_BYTES as f64
 }
 
 /// The bytes a growth of `pages` from `previous` pages gave, as (address, length): `None` if
@@ -57,74 +68,102 @@ pub fn region(previous: u64, pages: u64) -> Option<(u64, u64)> {
     }
 }
 
+/// A linear memory that grows by whole pages from address [`Pages::base`]: in wasm32 the
+/// module's own; natively a test's stand-in, so that dlmalloc and this growth run in `cargo test`.
+pub trait Pages {
+    /// Its size in pages.
+    fn size(&self) -> u64;
+    /// Grows it by `pages`: its previous size in pages, `None` when refused.
+    fn grow(&self, pages: u64) -> Option<u64>;
+    /// The address of its first byte.
+    fn base(&self) -> usize;
+    /// The most pages it may have.
+    fn limit(&self) -> u64;
+}
+
+/// dlmalloc's system side, growing a memory by [`grow_pages`]; like std's, it never gives
+/// memory back (wasm memory cannot shrink).
+#[cfg(any(target_arch = "wasm32", test))]
+pub struct Steps<M>(pub M);
+
+// SAFETY: `alloc` returns memory that `Pages::grow` has just added to the memory, which
+// nothing else uses, with its true length (or null).
+#[cfg(any(target_arch = "wasm32", test))]
+unsafe impl<M: Pages + Send> dlmalloc::Allocator for Steps<M> {
+    fn alloc(&self, size: usize) -> (*mut u8, usize, u32) {
+        let fail = (std::ptr::null_mut(), 0, 0);
+        let memory = &self.0;
+        let Some(Growth { pages, fallback }) = grow_pages(memory.size(), (size as u64).div_ceil(PAGE_BYTES), memory.limit()) else { return fail };
+        let grown = match (memory.grow(pages), fallback) {
+            (Some(previous), _) => Some((previous, pages)),
+            (None, Some(needed)) => memory.grow(needed).map(|previous| (previous, needed)),
+            (None, None) => None,
+        };
+        let Some((start, len)) = grown.and_then(|(previous, pages)| region(previous, pages)) else { return fail };
+        match (usize::try_from(start).ok().and_then(|start| memory.base().checked_add(start)), usize::try_from(len)) {
+            (Some(address), Ok(len)) => (address as *mut u8, len, 0),
+            _ => fail,
+        }
+    }
+
+    fn remap(&self, _ptr: *mut u8, _old: usize, _new: usize, _can_move: bool) -> *mut u8 {
+        std::ptr::null_mut()
+    }
+
+    fn free_part(&self, _ptr: *mut u8, _old: usize, _new: usize) -> bool {
+        false
+    }
+
+    fn free(&self, _ptr: *mut u8, _size: usize) -> bool {
+        false
+    }
+
+    fn can_release_part(&self, _flags: u32) -> bool {
+        false
+    }
+
+    fn allocates_zeros(&self) -> bool {
+        true
+    }
+
+    fn page_size(&self) -> usize {
+        1 << 16
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
-    use super::{grow_pages, region, Growth, MAX_PAGES, PAGE_BYTES};
+    use super::{Pages, Steps, MAX_PAGES};
     use core::arch::wasm32::{memory_grow, memory_size};
     use core::cell::UnsafeCell;
-    use core::ptr::null_mut;
     use std::alloc::{GlobalAlloc, Layout};
 
     #[cfg(target_feature = "atomics")]
     compile_error!("src/alloc.rs's allocator is single-threaded: build without atomics");
 
-    /// dlmalloc's system side for wasm32, growing by [`grow_pages`]; like std's, it never
-    /// gives memory back (wasm memory cannot shrink).
-    struct Steps;
+    /// The module's memory 0.
+    struct Wasm;
 
-    impl Steps {
-        /// `memory.grow` by `pages`: the previous size in pages, `None` when refused.
-        fn grow(pages: u64) -> Option<u64> {
+    impl Pages for Wasm {
+        fn size(&self) -> u64 {
+            memory_size(0) as u64
+        }
+
+        fn grow(&self, pages: u64) -> Option<u64> {
             let previous = memory_grow(0, usize::try_from(pages).ok()?);
             (previous != usize::MAX).then_some(previous as u64)
         }
-    }
 
-    // SAFETY: `alloc` returns memory that `memory.grow` has just added to the module's one
-    // memory, which nothing else uses, with its true length (or null).
-    unsafe impl dlmalloc::Allocator for Steps {
-        fn alloc(&self, size: usize) -> (*mut u8, usize, u32) {
-            let fail = (null_mut(), 0, 0);
-            let current = memory_size(0) as u64;
-            let Some(Growth { pages, fallback }) = grow_pages(current, (size as u64).div_ceil(PAGE_BYTES), MAX_PAGES) else { return fail };
-            let grown = match (Self::grow(pages), fallback) {
-                (Some(previous), _) => Some((previous, pages)),
-                (None, Some(needed)) => Self::grow(needed).map(|previous| (previous, needed)),
-                (None, None) => None,
-            };
-            let Some((start, len)) = grown.and_then(|(previous, pages)| region(previous, pages)) else { return fail };
-            match (usize::try_from(start), usize::try_from(len)) {
-                (Ok(start), Ok(len)) => (start as *mut u8, len, 0),
-                _ => fail,
-            }
+        fn base(&self) -> usize {
+            0
         }
 
-        fn remap(&self, _ptr: *mut u8, _old: usize, _new: usize, _can_move: bool) -> *mut u8 {
-            null_mut()
-        }
-
-        fn free_part(&self, _ptr: *mut u8, _old: usize, _new: usize) -> bool {
-            false
-        }
-
-        fn free(&self, _ptr: *mut u8, _size: usize) -> bool {
-            false
-        }
-
-        fn can_release_part(&self, _flags: u32) -> bool {
-            false
-        }
-
-        fn allocates_zeros(&self) -> bool {
-            true
-        }
-
-        fn page_size(&self) -> usize {
-            1 << 16
+        fn limit(&self) -> u64 {
+            MAX_PAGES
         }
     }
 
-    struct Global(UnsafeCell<dlmalloc::Dlmalloc<Steps>>);
+    struct Global(UnsafeCell<dlmalloc::Dlmalloc<Steps<Wasm>>>);
 
     // SAFETY: wasm32 without atomics has one thread (the compile_error above).
     unsafe impl Sync for Global {}
@@ -150,7 +189,7 @@ mod wasm {
     }
 
     #[global_allocator]
-    static GLOBAL: Global = Global(UnsafeCell::new(dlmalloc::Dlmalloc::new_with_allocator(Steps)));
+    static GLOBAL: Global = Global(UnsafeCell::new(dlmalloc::Dlmalloc::new_with_allocator(Steps(Wasm))));
 }
 
 #[cfg(test)]
@@ -196,11 +235,110 @@ mod tests {
     #[test]
     fn nothing_is_grown_past_the_limit_or_when_nothing_is_needed() {
         assert_eq!(grow(MAX_PAGES, 1), None);
-        assert_eq!(grow(MAX_PAGES - 10, 11), None);
         assert_eq!(grow(17, 0), None);
         assert_eq!(grow(MAX_PAGES + 1, 1), None);
         assert_eq!(grow(17, u64::MAX), None);
+        assert_eq!(grow(17, MAX_PAGES + 1), None);
         assert_eq!(grow(u64::MAX, u64::MAX), None);
+    }
+
+    #[test]
+    fn short_of_room_the_growth_takes_what_is_left() {
+        // dlmalloc joins it to its free space at the end and then sees whether the request fits.
+        assert_eq!(grow(MAX_PAGES - 10, 11), Some(Growth { pages: 10, fallback: None }));
+        assert_eq!(grow(MAX_PAGES - 1, MAX_PAGES), Some(Growth { pages: 1, fallback: None }));
+        assert_eq!(grow_pages(100, 50, 120), Some(Growth { pages: 20, fallback: None }));
+    }
+
+    #[test]
+    fn four_gibibytes_of_memory_are_counted_as_such() {
+        assert_eq!(memory_bytes(17), 1_114_112.0);
+        assert_eq!(memory_bytes(65_536), 4_294_967_296.0);
+    }
+
+    /// A memory of at most `limit` pages in a buffer of this process (dlmalloc natively, on
+    /// the same growth as in wasm).
+    struct Stand {
+        base: usize,
+        pages: std::cell::Cell<u64>,
+        limit: u64,
+    }
+
+    impl Stand {
+        fn layout(limit: u64) -> std::alloc::Layout {
+            match std::alloc::Layout::from_size_align((limit * PAGE_BYTES) as usize, PAGE_BYTES as usize) {
+                Ok(layout) => layout,
+                Err(e) => unreachable!("{e}"),
+            }
+        }
+
+        fn new(limit: u64) -> Stand {
+            // SAFETY: the layout's size is not zero.
+            let base = unsafe { std::alloc::alloc_zeroed(Stand::layout(limit)) };
+            assert!(!base.is_null());
+            Stand { base: base as usize, pages: std::cell::Cell::new(0), limit }
+        }
+    }
+
+    impl Drop for Stand {
+        fn drop(&mut self) {
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { std::alloc::dealloc(self.base as *mut u8, Stand::layout(self.limit)) }
+        }
+    }
+
+    impl Pages for Stand {
+        fn size(&self) -> u64 {
+            self.pages.get()
+        }
+
+        fn grow(&self, pages: u64) -> Option<u64> {
+            let previous = self.pages.get();
+            let next = previous.checked_add(pages).filter(|next| *next <= self.limit)?;
+            self.pages.set(next);
+            Some(previous)
+        }
+
+        fn base(&self) -> usize {
+            self.base
+        }
+
+        fn limit(&self) -> u64 {
+            self.limit
+        }
+    }
+
+    #[test]
+    fn near_the_limit_a_request_larger_than_the_room_left_is_served_from_the_last_steps_rest() {
+        let mut heap = dlmalloc::Dlmalloc::new_with_allocator(Steps(Stand::new(512)));
+        let block = 60_000;
+        let mut kept = 0;
+        // Small blocks kept until a step has taken the memory past 384 of its 512 pages.
+        while heap.allocator().0.size() < 384 {
+            // SAFETY: a valid size and alignment; the blocks are never freed (the heap goes whole).
+            assert!(!unsafe { heap.malloc(block, 8) }.is_null());
+            kept += 1;
+        }
+        let memory = heap.allocator().0.size() * PAGE_BYTES;
+        let room = (512 - heap.allocator().0.size()) * PAGE_BYTES;
+        let rest = memory - kept * (block as u64 + 64);
+        assert!(room > 0 && rest > 2 * PAGE_BYTES, "room {room}, rest {rest}");
+        // More than the room left, less than the room and the step's rest together.
+        let size = (room + rest / 2) as usize;
+        // SAFETY: as above.
+        let large = unsafe { heap.malloc(size, 8) };
+        assert!(!large.is_null(), "{size} bytes refused: room {room}, rest {rest}");
+        // SAFETY: `large` holds `size` bytes.
+        unsafe {
+            large.write(1);
+            large.add(size - 1).write(2);
+        }
+        assert_eq!(heap.allocator().0.size(), 512);
+        // Past the room and the rest together it is refused, and the heap goes on.
+        // SAFETY: as above.
+        assert!(unsafe { heap.malloc(room as usize * 2, 8) }.is_null());
+        // SAFETY: as above.
+        assert!(!unsafe { heap.malloc(1000, 8) }.is_null());
     }
 
     #[test]

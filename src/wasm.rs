@@ -1232,7 +1232,7 @@ pub fn convert_offset(
 /// entry has its own module, and its own `wasmMemoryBytes`.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
-    (core::arch::wasm32::memory_size(0) * 65_536) as f64
+    crate::alloc::memory_bytes(core::arch::wasm32::memory_size(0) as u32)
 }
 
 // ---- W3C Web Annotations ---------------------------------------------------------------

@@ -246,6 +246,29 @@ test("Reviews.add of recordReview's result: the review as made; changed in any w
   h.free();
 });
 
+test("recordReview's result: the review's JSON as written, key order and note included, whatever the note holds", () => {
+  const h = ec.parseReport(bundle.report);
+  const notes = [
+    "教学审阅替身:仅核对本例说明。",
+    'ascii "quoted" \\ note',
+    '笔记 with ","reviewed_at":"2026 and ,"note":"" inside',
+    "控制字符\u0001\u001f\u007f\n\t and \u2028 and 😀 and \\\"",
+    "笔".repeat(1000),
+  ];
+  for (const note of notes) {
+    const review = ec.recordReview(scope, h, "claim_a", "supported", note, { now: NOW });
+    const expected = { scope, report_digest: h.digest, claim_id: "claim_a", verdict: "supported", note, reviewed_at: NOW };
+    assert.equal(JSON.stringify(review), JSON.stringify(expected));
+    assert.deepStrictEqual(Object.keys(review), Object.keys(expected));
+    assert.deepStrictEqual(Object.getOwnPropertyDescriptor(review, "note"), { value: note, writable: true, enumerable: true, configurable: true });
+    assert.equal(Object.getPrototypeOf(review), Object.prototype);
+    const signed = ec.recordReview(scope, h, "claim_a", "supported", note, { now: NOW, key: "k" });
+    assert.deepStrictEqual(Object.keys(signed), [...Object.keys(expected), "signature"]);
+    assert.equal(signed.note, note);
+  }
+  h.free();
+});
+
 test("a freed handle releases its report at once (what stays until the finalizer runs is a small tombstone)", () => {
   const text = JSON.stringify(bundle.report);
   const round = () => {

@@ -448,8 +448,9 @@ fn with_content<T: Serialize + ?Sized>(value: &T, content: &str, nested: bool) -
 /// characters crosses with the JSON text in one call, both as UTF-16 code units (one
 /// allocation, one view): the entry's reader parses the JSON and sets the Markdown as a
 /// string of its own. Before, the JSON crossed as UTF-8 and the Markdown in a second call,
-/// and two property names and a `Reflect` get and set crossed too (side by side on the
-/// demo `checkBundle`: see BENCHMARKS.md). Otherwise, or if the reader fails, as before.
+/// and two property names and a `Reflect` get and set crossed too: the demo `checkBundle`
+/// took 0.956 of the time (side by side, CPU time, medians of 30 rounds; A/A 0.999).
+/// Otherwise (ASCII or short Markdown, no reader, or the reader failed), as before.
 #[inline(never)]
 fn json_with_content(text: serde_json::Result<String>, content: &str, nested: bool) -> Result<JsValue, JsValue> {
     let text = text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;

@@ -81,6 +81,26 @@ pub trait Pages {
     fn limit(&self) -> u64;
 }
 
+/// When the host refuses a growth of `pages` (its own limit, below wasm32's: a browser's, or
+/// Node's `--wasm-max-mem-pages`), the most it grants below them, grown in halving powers of
+/// two (a refused `memory.grow` changes nothing), each right after the last, as (the previous
+/// size, the pages grown in all); `None` when it grants nothing. dlmalloc joins them to the
+/// free rest of its last step, so a request that the two together hold is served.
+pub fn grow_granted<M: Pages + ?Sized>(memory: &M, pages: u64) -> Option<(u64, u64)> {
+    let (mut first, mut total) = (None, 0u64);
+    let mut step = pages.checked_next_power_of_two()?;
+    while step > 1 {
+        step /= 2;
+        if total + step < pages {
+            if let Some(previous) = memory.grow(step) {
+                first.get_or_insert(previous);
+                total += step;
+            }
+        }
+    }
+    first.map(|previous| (previous, total))
+}
+
 /// dlmalloc's system side, growing a memory by [`grow_pages`]; like std's, it never gives
 /// memory back (wasm memory cannot shrink).
 #[cfg(any(target_arch = "wasm32", test))]
@@ -96,8 +116,8 @@ unsafe impl<M: Pages + Send> dlmalloc::Allocator for Steps<M> {
         let Some(Growth { pages, fallback }) = grow_pages(memory.size(), (size as u64).div_ceil(PAGE_BYTES), memory.limit()) else { return fail };
         let grown = match (memory.grow(pages), fallback) {
             (Some(previous), _) => Some((previous, pages)),
-            (None, Some(needed)) => memory.grow(needed).map(|previous| (previous, needed)),
-            (None, None) => None,
+            (None, Some(needed)) => memory.grow(needed).map(|previous| (previous, needed)).or_else(|| grow_granted(memory, needed)),
+            (None, None) => grow_granted(memory, pages),
         };
         let Some((start, len)) = grown.and_then(|(previous, pages)| region(previous, pages)) else { return fail };
         match (usize::try_from(start).ok().and_then(|start| memory.base().checked_add(start)), usize::try_from(len)) {
@@ -262,6 +282,8 @@ mod tests {
         base: usize,
         pages: std::cell::Cell<u64>,
         limit: u64,
+        /// The host's own limit: growths past it are refused.
+        cap: u64,
     }
 
     impl Stand {
@@ -273,17 +295,21 @@ mod tests {
         }
 
         fn new(limit: u64) -> Stand {
+            Stand::capped(limit, limit)
+        }
+
+        fn capped(limit: u64, cap: u64) -> Stand {
             // SAFETY: the layout's size is not zero.
-            let base = unsafe { std::alloc::alloc_zeroed(Stand::layout(limit)) };
+            let base = unsafe { std::alloc::alloc_zeroed(Stand::layout(limit.min(cap))) };
             assert!(!base.is_null());
-            Stand { base: base as usize, pages: std::cell::Cell::new(0), limit }
+            Stand { base: base as usize, pages: std::cell::Cell::new(0), limit, cap }
         }
     }
 
     impl Drop for Stand {
         fn drop(&mut self) {
-            // SAFETY: allocated in `new` with this layout.
-            unsafe { std::alloc::dealloc(self.base as *mut u8, Stand::layout(self.limit)) }
+            // SAFETY: allocated in `capped` with this layout.
+            unsafe { std::alloc::dealloc(self.base as *mut u8, Stand::layout(self.limit.min(self.cap))) }
         }
     }
 
@@ -294,7 +320,7 @@ mod tests {
 
         fn grow(&self, pages: u64) -> Option<u64> {
             let previous = self.pages.get();
-            let next = previous.checked_add(pages).filter(|next| *next <= self.limit)?;
+            let next = previous.checked_add(pages).filter(|next| *next <= self.limit.min(self.cap))?;
             self.pages.set(next);
             Some(previous)
         }
@@ -308,22 +334,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn near_the_limit_a_request_larger_than_the_room_left_is_served_from_the_last_steps_rest() {
-        let mut heap = dlmalloc::Dlmalloc::new_with_allocator(Steps(Stand::new(512)));
+    /// Fills `memory` with small blocks until a step takes it past 384 pages, then asks for
+    /// more than the room left below `cap` pages but less than that room and the step's free
+    /// rest together: served, the memory at `cap`; then past both, refused, and the heap goes on.
+    fn a_request_past_the_room_left_is_served_from_the_last_steps_rest(memory: Stand, cap: u64) {
+        let mut heap = dlmalloc::Dlmalloc::new_with_allocator(Steps(memory));
         let block = 60_000;
         let mut kept = 0;
-        // Small blocks kept until a step has taken the memory past 384 of its 512 pages.
         while heap.allocator().0.size() < 384 {
             // SAFETY: a valid size and alignment; the blocks are never freed (the heap goes whole).
             assert!(!unsafe { heap.malloc(block, 8) }.is_null());
             kept += 1;
         }
         let memory = heap.allocator().0.size() * PAGE_BYTES;
-        let room = (512 - heap.allocator().0.size()) * PAGE_BYTES;
+        let room = (cap - heap.allocator().0.size()) * PAGE_BYTES;
         let rest = memory - kept * (block as u64 + 64);
         assert!(room > 0 && rest > 2 * PAGE_BYTES, "room {room}, rest {rest}");
-        // More than the room left, less than the room and the step's rest together.
         let size = (room + rest / 2) as usize;
         // SAFETY: as above.
         let large = unsafe { heap.malloc(size, 8) };
@@ -333,12 +359,33 @@ mod tests {
             large.write(1);
             large.add(size - 1).write(2);
         }
-        assert_eq!(heap.allocator().0.size(), 512);
-        // Past the room and the rest together it is refused, and the heap goes on.
+        assert_eq!(heap.allocator().0.size(), cap);
         // SAFETY: as above.
         assert!(unsafe { heap.malloc(room as usize * 2, 8) }.is_null());
         // SAFETY: as above.
         assert!(!unsafe { heap.malloc(1000, 8) }.is_null());
+    }
+
+    #[test]
+    fn near_the_limit_a_request_larger_than_the_room_left_is_served_from_the_last_steps_rest() {
+        a_request_past_the_room_left_is_served_from_the_last_steps_rest(Stand::new(512), 512);
+    }
+
+    #[test]
+    fn under_a_host_limit_a_request_larger_than_the_room_left_is_served_from_the_last_steps_rest() {
+        // The host refuses growths past 512 pages; the allocator sees wasm32's limit.
+        a_request_past_the_room_left_is_served_from_the_last_steps_rest(Stand::capped(MAX_PAGES, 512), 512);
+    }
+
+    #[test]
+    fn a_refused_growth_takes_the_most_the_host_grants_below_it() {
+        let memory = Stand::capped(MAX_PAGES, 100);
+        assert_eq!(grow_granted(&memory, 70), Some((0, 69)));
+        assert_eq!(memory.size(), 69);
+        assert_eq!(grow_granted(&memory, 40), Some((69, 31)));
+        assert_eq!(grow_granted(&memory, 5), None);
+        assert_eq!(grow_granted(&memory, 0), None);
+        assert_eq!(memory.size(), 100);
     }
 
     #[test]

@@ -453,7 +453,7 @@ fn with_content<T: Serialize + ?Sized>(value: &T, content: &str, nested: bool) -
 /// Otherwise (ASCII or short Markdown, no reader, or the reader failed), as before.
 #[inline(never)]
 fn json_with_content(text: serde_json::Result<String>, content: &str, nested: bool) -> Result<JsValue, JsValue> {
-    let text = text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    let text = written(text)?;
     let joined = utf16_reader(content).and_then(|reader| {
         let at = u32::try_from(crate::utf16::unit_count(&text)).ok()?;
         let units = crate::utf16::units_of(&[&text, content])?;
@@ -462,7 +462,7 @@ fn json_with_content(text: serde_json::Result<String>, content: &str, nested: bo
     if let Some(value) = joined.filter(JsValue::is_object) {
         return Ok(value);
     }
-    let value = json_to_js(Ok(text))?;
+    let value = json_text_to_js(&text)?;
     let artifact = if nested { Reflect::get(&value, &JsValue::from_str("artifact"))? } else { value.clone() };
     set_content(&artifact, content)?;
     Ok(value)
@@ -476,10 +476,19 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 /// result type.
 #[inline(never)]
 fn json_to_js(text: serde_json::Result<String>) -> Result<JsValue, JsValue> {
-    let text = text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
-    match json_from_utf16(&text) {
+    json_text_to_js(&written(text)?)
+}
+
+/// A result's JSON text, or the error of a result that could not be written.
+fn written(text: serde_json::Result<String>) -> Result<String, JsValue> {
+    text.map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))
+}
+
+/// A result's JSON text as a JS value.
+fn json_text_to_js(text: &str) -> Result<JsValue, JsValue> {
+    match json_from_utf16(text) {
         Some(value) => Ok(value),
-        None => JSON::parse(&text),
+        None => JSON::parse(text),
     }
 }
 
@@ -1007,8 +1016,8 @@ pub fn record_review(
         key.as_deref(),
     )
     .in_lang(lang)?;
-    let text = serde_json::to_string(&review).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
-    let value = json_to_js(Ok(text.clone()))?;
+    let text = written(serde_json::to_string(&review))?;
+    let value = json_text_to_js(&text)?;
     remember_recorded(crate::parsed::Recorded::new(review, text));
     Ok(value.unchecked_into())
 }

@@ -69,6 +69,37 @@ function getDataViewMemory0() {
     return cachedDataViewMemory0;
 }`;
 
+// `Reviews.add` of the main module's glue, and the method the module exports for it to
+// call with the review's JSON text (src/wasm.rs, section "r10-args").
+const ADD = "    add(review) {\n";
+const ADD_TEXT = /\n    \/\*\*\n(?:     \*.*\n)*?     \*\/\n    __addText\(text, units\) \{\n((?:        .*\n|\n)*?)    \}(?=\n)/;
+
+/**
+ * `text` with `Reviews.add` made to serialise its review in JS (js/entry-args.mjs's
+ * `reviewText`) and pass the text as `__addText` does, inline (no frame more in an error's
+ * `stack`); `__addText` itself removed from the class. Text without `__addText` (the
+ * extras' glue) is returned as it is. Fails on a glue of another shape.
+ */
+function patchReviewAdd(text, file) {
+  const found = text.match(ADD_TEXT);
+  if (!found) {
+    if (text.includes("__addText")) throw new Error(`assemble: ${file} has no __addText of the shape js/entry-hook.mjs patches`);
+    return text;
+  }
+  if (text.split(ADD).length !== 2) throw new Error(`assemble: ${file} has no Reviews.add of the shape js/entry-hook.mjs patches`);
+  const copy = "passStringToWasm0(text, ";
+  if (found[1].split(copy).length !== 2) throw new Error(`assemble: ${file} has no __addText of the shape js/entry-hook.mjs patches`);
+  const body = found[1].replace(copy, "passStringToWasm0(__ecCopiedText(text), ").replace(/^(?=.)/gm, "    ");
+  const prologue = `${ADD}        ${MARK}: the review is serialised here and passes as text (js/entry-args.mjs).
+        const text = __ecReviewText(this, review);
+        if (typeof text === "string") {
+            const units = text.length;
+${body}        }
+        if (text !== null) review = text;
+`;
+  return text.replace(ADD_TEXT, "").replace(ADD, () => prologue);
+}
+
 /**
  * Patches a wasm-bindgen glue file (`esm`: the web build's):
  * - every value an export throws goes through errors.js's `finishError` first: the
@@ -78,13 +109,14 @@ function getDataViewMemory0() {
  *   as far as it fits the first allocation (one byte a UTF-16 unit), instead of a JS loop
  *   over its leading ASCII; the rest as before. The same bytes: UTF-8 is one encoding;
  * - the view of memory that passes a call's values is checked by its buffer's length
- *   (see DATA_VIEW above).
+ *   (see DATA_VIEW above);
+ * - `Reviews.add` (the main module's) serialises its review in JS (see `patchReviewAdd`).
  * Idempotent; fails when the glue is not of the shape patched here (a wasm-bindgen
  * upgrade that changed it).
  */
 export function patchGlue(file, esm) {
   const text = readFileSync(file, "utf8");
-  const header = `${MARK}: thrown errors are made by errors.js; strings are encoded natively; the data view is checked by length.`;
+  const header = `${MARK}: thrown errors are made by errors.js; strings are encoded natively; the data view is checked by length; a review is added as text.`;
   if (text.includes(header)) return;
   if (text.includes(MARK)) throw new Error(`assemble: ${file} was patched by another version of js/entry-hook.mjs; build it again (make -B wasm)`);
   const sites = text.match(THROW)?.length ?? 0;
@@ -93,15 +125,18 @@ export function patchGlue(file, esm) {
   if (text.split(DATA_VIEW).length !== 2) throw new Error(`assemble: ${file} has no getDataViewMemory0 of the shape js/entry-hook.mjs patches`);
   const load = esm ? `import { finishError as __ecFinishError } from "./errors.js";` : `const { finishError: __ecFinishError } = require("./errors.js");`;
   const native = `const __ecNativeEncodeInto = typeof TextEncoder === "function" && typeof TextEncoder.prototype.encodeInto === "function";`;
-  const [first, ...rest] = text.replace(THROW, FINISHED).replace(ASCII_LOOP, NATIVE_HEAD).replace(DATA_VIEW, DATA_VIEW_CACHED).split("\n");
-  writeFileSync(file, [first, header, load, native, ...rest].join("\n"));
+  const common = text.replace(THROW, FINISHED).replace(ASCII_LOOP, NATIVE_HEAD).replace(DATA_VIEW, DATA_VIEW_CACHED);
+  const patched = patchReviewAdd(common, file);
+  const args = patched === common ? [] : [esm ? `import { reviewText as __ecReviewText, copiedText as __ecCopiedText } from "./args.js";` : `const { reviewText: __ecReviewText, copiedText: __ecCopiedText } = require("./args.js");`];
+  const [first, ...rest] = patched.split("\n");
+  writeFileSync(file, [first, header, load, ...args, native, ...rest].join("\n"));
 }
 
 export default function entries(root, pkg, manifest) {
   const src = (f) => join(root, "js", f);
   patchGlue(join(pkg, "node", "evidence_check.js"), false);
   patchGlue(join(pkg, "web", "evidence_check.js"), true);
-  for (const f of ["errors", "guard"]) {
+  for (const f of ["errors", "guard", "args"]) {
     copyFileSync(src(`entry-${f}.mjs`), join(pkg, "web", `${f}.js`));
     writeFileSync(join(pkg, "node", `${f}.js`), toCommonJs(readFileSync(src(`entry-${f}.mjs`), "utf8")));
   }

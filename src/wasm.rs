@@ -1831,6 +1831,22 @@ pub struct Reviews {
 }
 
 #[cfg(feature = "core")]
+impl Reviews {
+    /// Appends the review of JSON text `text` (a review's as `add` reads it).
+    fn push_text(&self, text: &str) -> Result<u32, JsValue> {
+        // Pure Rust while the list is borrowed; the error is made after. The review that
+        // `recordReview` last made is not read again when this is its text unchanged.
+        let added = self.inner.borrow_mut().as_mut().map(|list| {
+            RECORDED.with(|r| std::rc::Rc::make_mut(list).push_recorded(text, r.try_borrow().ok().as_deref().and_then(Option::as_ref))).map(|()| list.len() as u32)
+        });
+        match added {
+            Some(added) => Ok(added.in_lang(self.lang)?),
+            None => Err(handle_freed(self.lang)),
+        }
+    }
+}
+
+#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl Reviews {
     /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
@@ -1847,15 +1863,7 @@ impl Reviews {
     /// list would give it, `/3/note`) and appends it; returns the new length.
     pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
         let text = reviews_text(&review.into(), "review", self.lang)?;
-        // Pure Rust while the list is borrowed; the error is made after. The review that
-        // `recordReview` last made is not read again when this is its text unchanged.
-        let added = self.inner.borrow_mut().as_mut().map(|list| {
-            RECORDED.with(|r| std::rc::Rc::make_mut(list).push_recorded(&text, r.try_borrow().ok().as_deref().and_then(Option::as_ref))).map(|()| list.len() as u32)
-        });
-        match added {
-            Some(added) => Ok(added.in_lang(self.lang)?),
-            None => Err(handle_freed(self.lang)),
-        }
+        self.push_text(&text)
     }
 
     /// The list, or `handle_freed` (no borrow is held while JS runs).
@@ -2092,4 +2100,28 @@ fn utf16_text(s: &JsString, units: usize, name: &str) -> Option<Result<String, J
 /// The error of a string argument with a lone surrogate.
 fn unpaired(name: &str) -> JsValue {
     js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh)
+}
+
+// ==== issue 15 (r10-args): a review added as text =======================================
+// `Reviews.add` read its review here: `undefined`, function and symbol tests, then
+// `JSON.stringify` and the text's `typeof`, length and copy, eight imports. The glue
+// (patched by js/entry-hook.mjs, see js/entry-args.mjs) now serialises the review with the
+// same `JSON.stringify` and passes the text, which it copies before the call without an
+// import. A review the module would not serialise takes `add` as before, and one whose
+// serialisation throws or gives nothing is replaced by a stand-in that does the same in
+// `add`, so every error stays what it was.
+
+#[cfg(feature = "core")]
+#[wasm_bindgen]
+impl Reviews {
+    /// `add` given the review's JSON text as `JSON.stringify` gave it to the glue, and its
+    /// length in UTF-16 units: what `add` reads from a review it serialises (internal: the
+    /// patched glue calls it). A text longer than the module reads is passed as "" and
+    /// refused by its length, as `add` refuses it: never copied.
+    #[wasm_bindgen(js_name = __addText, skip_typescript)]
+    pub fn add_text(&self, text: &str, units: u32) -> Result<u32, JsValue> {
+        crate::options::check_input_size("review", units as usize, DEFAULT_MAX_INPUT_BYTES).in_lang(self.lang)?;
+        crate::options::check_stringified(text, "review").in_lang(self.lang)?;
+        self.push_text(text)
+    }
 }

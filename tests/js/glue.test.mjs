@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NOW, PKG, ROOT, readJson } from "./helpers.mjs";
+import { NOW, PKG, ROOT, errorShape as shape, readJson } from "./helpers.mjs";
 import { ASCII_LOOP, DATA_VIEW, patchGlue } from "../../js/entry-hook.mjs";
 import crypto from "node:crypto";
 
@@ -40,22 +40,6 @@ function inWasm() {
 function entries() {
   const main = fresh("index.js");
   return { main, extras: require(join(NODE, "extras.js")), classes: main };
-}
-
-/** Everything a caller can see of a thrown value but its stack. */
-function shape(e, classes) {
-  if (!(e instanceof Error)) return { notAnError: String(e) };
-  return {
-    name: e.name,
-    constructor: e.constructor?.name,
-    message: e.message,
-    ownKeys: Reflect.ownKeys(e).filter((k) => k !== "stack"),
-    props: JSON.parse(JSON.stringify(e)),
-    base: e instanceof classes.EvidenceCheckError,
-    contract: e instanceof classes.ContractError,
-    evidence: e instanceof classes.EvidenceError,
-    causeless: !("cause" in e),
-  };
 }
 
 /** Every output of a golden case step by step (handles and plain objects), errors as their shapes. */

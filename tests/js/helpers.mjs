@@ -48,3 +48,19 @@ export function exampleBundle(ec, title, extra = "") {
   }
   return b;
 }
+
+/** Everything a caller can see of a thrown value but its stack. */
+export function errorShape(e, classes) {
+  if (!(e instanceof Error)) return { notAnError: String(e) };
+  return {
+    name: e.name,
+    constructor: e.constructor?.name,
+    message: e.message,
+    ownKeys: Reflect.ownKeys(e).filter((k) => k !== "stack"),
+    props: JSON.parse(JSON.stringify(e)),
+    base: e instanceof classes.EvidenceCheckError,
+    contract: e instanceof classes.ContractError,
+    evidence: e instanceof classes.EvidenceError,
+    causeless: !("cause" in e),
+  };
+}

@@ -83,7 +83,6 @@ test("the error classes are exported by name from every entry: require, import, 
     assert.throws(() => m.digestText(1), (e) => e instanceof m.EvidenceError && e.code === "invalid_argument" && String(e) === "EvidenceError: text must be a string", label);
     assert.equal(m.errorClasses().ContractError, m.ContractError, label);
     assert.equal(m.__registerErrorClasses, undefined, label);
-    assert.equal(m.__registerUtf16Writer, undefined, label);
   };
   check(ec, "require");
   check(req("evidence-check/node"), "require /node");

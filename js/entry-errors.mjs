@@ -85,30 +85,6 @@ export function jsonFromUtf16Buffer(units, asText, at, nested) {
   return value;
 }
 
-// A large string argument crosses into the module as UTF-16 code units in Node (see
-// `__registerUtf16Writer` in src/wasm.rs): `Buffer.prototype.write` with "utf16le" copies a
-// string's units as they are, lone surrogates included, at memcpy speed, where
-// `TextEncoder.encodeInto` takes ~4× as long on CJK text. A view of the module's memory is
-// kept while the memory does not grow.
-// A string whose first piece has no character above U+00FF is most likely held one byte a
-// character, which `encodeInto` copies as fast (and widening it to UTF-16 costs a pass): it
-// is left to the UTF-8 path. V8 answers the test at once for such a string, and stops at
-// the first wide character of any other.
-let utf16Heap = null;
-const WIDE = /[^\0-\xFF]/;
-
-/**
- * Writes units `start` to `start + count` of `text` at byte `at` of the module's `memory`,
- * as UTF-16LE; gives the bytes written, or -1 for a first piece better read as UTF-8 (see
- * above) (internal, Node only: the entry registers it).
- */
-export function writeUtf16Buffer(text, memory, at, start, count) {
-  if (start === 0 && !WIDE.test(count === text.length ? text : text.slice(0, count))) return -1;
-  if (utf16Heap === null || utf16Heap.buffer !== memory.buffer) utf16Heap = Buffer.from(memory.buffer);
-  const piece = start === 0 && count === text.length ? text : text.slice(start, start + count);
-  return utf16Heap.write(piece, at, 2 * count, "utf16le");
-}
-
 /** `init` and `initSync` of a wasm-bindgen web module (`raw`): each initialises it, then registers these classes with it. */
 export function initializers(raw) {
   const register = () => raw.__registerErrorClasses(EvidenceCheckError, ContractError, EvidenceError, errorData, utf16 && jsonFromUtf16);

@@ -11,9 +11,6 @@ module.exports = require("./evidence_check.js");
 const raw = module.exports;
 raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData, classes.jsonFromUtf16Buffer);
 delete raw.__registerErrorClasses;
-// Large string arguments (JSON text, a source's content) cross as UTF-16 (see errors.js).
-raw.__registerUtf16Writer(classes.writeUtf16Buffer);
-delete raw.__registerUtf16Writer;
 // Host hashing: texts of 128 bytes or more are hashed by node:crypto (OpenSSL) instead of the
 // module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
 // `hostHashing: false` on a store or a checkBundle call turns it off for that store or call.

@@ -23,5 +23,3 @@ export const __registerErrorClasses = undefined;
 export const __registerHostHasher = undefined;
 // …and draws its maps' keys from `crypto.getRandomValues`.
 export const __registerRandomSource = undefined;
-// …and reads strings as UTF-8 (`encodeInto`; Node's UTF-16 writer is a `Buffer`'s).
-export const __registerUtf16Writer = undefined;

@@ -25,7 +25,6 @@ pub mod render;
 pub mod review;
 pub mod schema;
 pub mod store;
-pub mod transcode;
 #[cfg(any(test, target_arch = "wasm32"))]
 mod utf16;
 pub mod visible;

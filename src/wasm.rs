@@ -515,7 +515,7 @@ fn checked_text(value: &JsValue, text: String, name: &str) -> Result<String, JsV
     // ASCII text holds no U+FFFD.
     let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !value.unchecked_ref::<JsString>().is_valid_utf16() {
-        return Err(unpaired(name));
+        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
     }
     Ok(text)
 }
@@ -561,7 +561,7 @@ fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<
 fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
     if let Some(s) = text_ok.then(|| value.dyn_ref::<JsString>()).flatten() {
         check_size(s, name, max_bytes, lang)?;
-        return large_text_arg(value, name);
+        return text_arg(value, name);
     }
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(argument_error(format!("{name} must be a JSON value")));
@@ -571,11 +571,7 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang:
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
     check_size(s, name, max_bytes, lang)?;
-    // (`JSON.stringify` escapes a lone surrogate: the UTF-16 path refuses none here.)
-    let text = match utf16_text(s, s.length() as usize, name) {
-        Some(Ok(text)) => text,
-        _ => String::from(s),
-    };
+    let text = String::from(s);
     crate::options::check_stringified(&text, name).in_lang(lang)?;
     Ok(text)
 }
@@ -791,7 +787,7 @@ impl EvidenceStore {
                 core.admit(&source_id, || js_blank(s), units).in_lang(lang)?;
             }
         }
-        let content = large_text_arg(&content, "content")?;
+        let content = text_arg(&content, "content")?;
         let r = self.core()?.ingest_text(&scope, &source_id, std::borrow::Cow::Owned(content)).in_lang(lang)?;
         typed(&r)
     }
@@ -840,7 +836,7 @@ impl EvidenceStore {
         let lang = self.lang;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
-        let text = large_text_arg(&text, "text")?;
+        let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
         let options = options_arg::<crate::options::QuoteOptions>(options.map(Into::into), lang)?;
         let (selector, locate_options) = options.selector(text).in_lang(lang)?;
@@ -975,7 +971,7 @@ pub fn report_digest(report: JsReportArg) -> Result<String, JsValue> {
 #[cfg(feature = "core")]
 #[wasm_bindgen(js_name = digestText)]
 pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<String, JsValue> {
-    Ok(crate::digest::digest_text(&large_text_arg(&text, "text")?))
+    Ok(crate::digest::digest_text(&text_arg(&text, "text")?))
 }
 
 /// Records a reviewer's verdict on one claim, bound to the scope and report digest.
@@ -1992,114 +1988,6 @@ pub fn register_random_source(fill: JsValue) -> Result<(), JsValue> {
         return Err(argument_error("the random source must be a function or null"));
     };
     crate::hash::set_random_source(fill).then_some(()).ok_or_else(|| argument_error("the random source is in use"))
-}
-
-// ==== issue 15 (r10-big): large strings enter as UTF-16 in Node ==========================
-// The glue copies a string argument into wasm memory as UTF-8 with `TextEncoder.encodeInto`
-// (55 ms for the bench's 58.5 M units of CJK, astral characters and ASCII), which replaces a
-// lone surrogate by U+FFFD, so [`checked_text`] then searches the text for U+FFFD. Node's
-// `Buffer.prototype.write(text, offset, length, "utf16le")` copies the code units as they are
-// (11 ms in 64 Ki-unit pieces): the Node entry registers such a writer, and a large string
-// (JSON text, a source's content, a text to digest) crosses a piece at a time into one
-// small buffer, each piece transcoded to UTF-8 by src/transcode.rs, which refuses a lone
-// surrogate exactly. The web entry registers nothing and keeps the UTF-8 path.
-
-#[wasm_bindgen]
-extern "C" {
-    /// The entry's `writeUtf16Buffer(text, memory, at, start, count)`: writes units
-    /// `start..start + count` of `text` at byte `at` of `memory`, gives the bytes written.
-    type Utf16Writer;
-    #[wasm_bindgen(method, catch, js_name = call)]
-    #[allow(clippy::too_many_arguments)]
-    fn call_write(this: &Utf16Writer, this_arg: &JsValue, text: &JsString, memory: &JsValue, at: u32, start: u32, count: u32) -> Result<JsValue, JsValue>;
-}
-
-thread_local! {
-    /// The registered writer and the module's memory (passed to it: the writer keeps a
-    /// view of its buffer while the memory does not grow).
-    static UTF16_WRITER: std::cell::RefCell<Option<(JsValue, JsValue)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The shortest string that crosses as UTF-16: one piece. Measured side by side (CPU time
-/// of the crossing alone, A/A 0.94-1.06): CJK text 0.99 at 16 Ki units, 0.86 at 64 Ki,
-/// 0.80-0.83 from 256 Ki; mostly-ASCII text with CJK and astral characters (the bench's
-/// scale text) 1.06 at 16-64 Ki, 0.94-0.95 from 256 Ki, 0.85 at 58 M units.
-const UTF16_ARG_MIN_UNITS: usize = 64 * 1024;
-/// The units written and transcoded a piece at a time (128 KiB, kept in cache between the
-/// host's copy and the transcoder; one piece of memory however long the string).
-const UTF16_PIECE_UNITS: usize = 64 * 1024;
-
-/// Registers the host's UTF-16 writer (`null` removes it): the Node entry passes
-/// `writeUtf16Buffer` at load.
-#[cfg(feature = "core")] // the main entry in Node; extras and the web entries read UTF-8
-#[wasm_bindgen(js_name = __registerUtf16Writer, skip_typescript)]
-pub fn register_utf16_writer(write: JsValue) -> Result<(), JsValue> {
-    let writer = if write.is_null() || write.is_undefined() {
-        None
-    } else if write.is_function() {
-        Some((write, wasm_bindgen::memory()))
-    } else {
-        return Err(argument_error("the UTF-16 writer must be a function or null"));
-    };
-    UTF16_WRITER.with(|w| w.try_borrow_mut().map(|mut slot| *slot = writer)).map_err(|_| argument_error("the UTF-16 writer is in use"))
-}
-
-/// A string argument that may be large (a source's content, a text): as [`text_arg`], but a
-/// string of [`UTF16_ARG_MIN_UNITS`] or more crosses as UTF-16 where a writer is registered.
-fn large_text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
-    if UTF16_WRITER.with(|w| w.try_borrow().is_ok_and(|w| w.is_some())) {
-        if let Some(s) = value.dyn_ref::<JsString>() {
-            if let Some(text) = utf16_text(s, s.length() as usize, name) {
-                return text;
-            }
-        }
-    }
-    text_arg(value, name)
-}
-
-/// `s` (of `units` code units) read as UTF-16 and transcoded (a lone surrogate refused as
-/// [`checked_text`] refuses it), or `None`: too short, no writer, no memory for a piece, or
-/// the writer failed (the caller then reads it as UTF-8, as before).
-fn utf16_text(s: &JsString, units: usize, name: &str) -> Option<Result<String, JsValue>> {
-    if units < UTF16_ARG_MIN_UNITS || u32::try_from(units).is_err() {
-        return None;
-    }
-    let (writer, memory) = UTF16_WRITER.with(|w| w.try_borrow().ok()?.clone())?;
-    let writer: &Utf16Writer = writer.unchecked_ref();
-    let piece_units = UTF16_PIECE_UNITS.min(units);
-    let mut piece: Vec<u16> = Vec::new();
-    piece.try_reserve_exact(piece_units).ok()?;
-    piece.resize(piece_units, 0);
-    // The text is sized from its first piece's bytes a unit, with a sixteenth more (the slack
-    // is given back at the end, in place), and grown likewise when a piece may not fit: the
-    // first growth copies at most that piece, and a later one rarely happens.
-    let mut out = crate::transcode::Utf8Builder::with_capacity(3 * piece_units + 1)?;
-    let mut start = 0;
-    while start < units {
-        let count = piece_units.min(units - start);
-        let at = piece.as_mut_ptr() as usize as u32;
-        let written = writer.call_write(&JsValue::NULL, s, &memory, at, start as u32, count as u32).ok()?;
-        if written.as_f64() != Some(2.0 * count as f64) {
-            return None;
-        }
-        let units_here = piece.get(..count)?;
-        let per_unit = out.len() as f64 / out.units().max(1) as f64;
-        out.reserve_for(count, out.len() + (per_unit * 1.0625 * (units - out.units()) as f64) as usize + 3 * piece_units).ok()?;
-        let last = start + count == units;
-        match out.push(units_here, last) {
-            Ok(0) => return None, // (a piece of one high surrogate that is not the last: none is that short)
-            Ok(read) => start += read,
-            Err(crate::transcode::TranscodeError::LoneSurrogate(_)) => return Some(Err(unpaired(name))),
-            Err(crate::transcode::TranscodeError::NoMemory) => return None,
-        }
-    }
-    drop(piece);
-    Some(Ok(out.finish()))
-}
-
-/// The error of a string argument with a lone surrogate.
-fn unpaired(name: &str) -> JsValue {
-    js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh)
 }
 
 // ==== issue 15 (r10-args): a review added as text =======================================

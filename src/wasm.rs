@@ -570,9 +570,15 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang:
     let Some(s) = s.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
-    check_size(s, name, max_bytes, lang)?;
-    let text = String::from(s);
-    crate::options::check_stringified(&text, name).in_lang(lang)?;
+    stringified(s.length() as usize, || String::from(s), name, max_bytes, lang)
+}
+
+/// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
+/// before `text` gives (copies) it, then for an escaped lone surrogate.
+fn stringified<T: AsRef<str>>(units: usize, text: impl FnOnce() -> T, name: &str, max_bytes: usize, lang: Lang) -> Result<T, JsValue> {
+    crate::options::check_input_size(name, units, max_bytes).in_lang(lang)?;
+    let text = text();
+    crate::options::check_stringified(text.as_ref(), name).in_lang(lang)?;
     Ok(text)
 }
 
@@ -2008,8 +2014,6 @@ impl Reviews {
     /// refused by its length, as `add` refuses it: never copied.
     #[wasm_bindgen(js_name = __addText, skip_typescript)]
     pub fn add_text(&self, text: &str, units: u32) -> Result<u32, JsValue> {
-        crate::options::check_input_size("review", units as usize, DEFAULT_MAX_INPUT_BYTES).in_lang(self.lang)?;
-        crate::options::check_stringified(text, "review").in_lang(self.lang)?;
-        self.push_text(text)
+        self.push_text(stringified(units as usize, || text, "review", DEFAULT_MAX_INPUT_BYTES, self.lang)?)
     }
 }

@@ -292,7 +292,7 @@ impl std::error::Error for OptionError {}
 /// what the messages call it). Absent text (`None`: no options given) is every default.
 pub fn read<T: Options + Default>(json: Option<&str>, name: &str) -> Result<T, BindingError> {
     let Some(json) = json else { return Ok(T::default()) };
-    let value: Value = serde_json::from_str(json).map_err(|e| BindingError::argument(format!("{name} is not JSON: {e}")))?;
+    let value: Value = serde_json::from_str(json).map_err(|e| BindingError::argument(format!("{name} is not JSON: {}", crate::contract::json::serde_message(&e))))?;
     from_value(value, name)
 }
 

@@ -306,10 +306,10 @@ pub fn reviews_from_json(text: &str, max_bytes: usize) -> Result<Vec<Review>, cr
     }
 }
 
-/// [`reviews_from_json`] through the tree reader only: errors of the JSON text name the
-/// `argument`, errors of the records name the `reviews`.
+/// [`reviews_from_json`] through the tree reader only: errors of the JSON text and of
+/// the records both name the `reviews`.
 pub fn reviews_from_json_tree(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
-    reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "argument")?)
+    reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "reviews")?)
 }
 
 /// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over

@@ -216,3 +216,41 @@ fn json_text_duplicate_keys_and_size_limit() {
     let e = both::<Report>(&deep, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "too_deep");
 }
+
+/// JSON nested past `MAX_DEPTH` (127 levels) is refused with the library's own `too_deep`,
+/// naming its subject: never serde_json's "recursion limit exceeded" (round 11, red team).
+#[test]
+fn too_deep_json_is_the_librarys_own_refusal_naming_its_subject() {
+    use evidence_check::contract::json::{parse_strict, too_deep, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH};
+    let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let own = |column: usize| format!("the JSON nests deeper than 127 levels (at line 1 column {column}); it was not read");
+    assert_eq!(MAX_DEPTH, 127);
+    assert!(parse_strict(&nest(MAX_DEPTH), DEFAULT_MAX_INPUT_BYTES, "argument").is_ok());
+    for n in [MAX_DEPTH + 1, 4097, 4100, 100_000] {
+        let e = parse_strict(&nest(n), DEFAULT_MAX_INPUT_BYTES, "read_result").unwrap_err();
+        assert_eq!(e.subject, "read_result");
+        assert_eq!(e.violations.len(), 1);
+        assert_eq!((e.violations[0].path.as_str(), e.violations[0].code.code()), ("", "too_deep"));
+        assert_eq!(e.violations[0].message, own(128), "{n}");
+        // Both contract readers (the typed one gives up, the tree reader refuses).
+        let e = both::<Report>(&nest(n), &Default::default()).unwrap_err();
+        assert_eq!((e.subject, e.violations[0].message.clone()), ("report", own(128)));
+        // Reviews: the JSON text's errors name the reviews, as the records' do.
+        let e = support::both_reviews(&nest(n)).unwrap_err();
+        assert_eq!((e.subject, e.violations[0].message.clone()), ("reviews", own(128)));
+    }
+    // Deep inside a valid value: the position is where it went too deep.
+    let inside = format!(r#"{{"title": {}}}"#, nest(200));
+    let e = both::<Report>(&inside, &Default::default()).unwrap_err();
+    assert_eq!(e.violations[0].message, own(137));
+    // A policy and the options reader carry the same message, not serde_json's.
+    let e = evidence_check::policy::Policy::from_json(&nest(200)).unwrap_err();
+    assert!(e.message().contains(&own(128)), "{}", e.message());
+    let e = evidence_check::options::read::<evidence_check::options::CheckBundleOptions>(Some(&nest(200)), "options").unwrap_err();
+    let message = evidence_check::error::Coded::message(&e, evidence_check::error::Lang::En);
+    assert!(message.ends_with(&own(128)) && !message.contains("recursion"), "{message}");
+    // A JS value too deep for JSON.stringify (the binding): the same code and subject.
+    let e = too_deep("JSON.stringify of report ran out of stack", "report");
+    assert_eq!((e.subject, e.violations[0].code.code()), ("report", "too_deep"));
+    assert_eq!(e.violations[0].message, "the JSON nests deeper than 127 levels (JSON.stringify of report ran out of stack); it was not read");
+}

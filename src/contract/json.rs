@@ -14,6 +14,39 @@ use std::fmt;
 use crate::citation::{Indexer, TextIndex};
 use crate::error::{ContractError, Violation, ViolationCode};
 
+/// The deepest nesting of arrays and objects a JSON input may have: the 128th level
+/// (serde_json's own limit) is refused with `too_deep`, before it is read further.
+pub const MAX_DEPTH: usize = 127;
+
+/// The refusal of JSON that nests deeper than [`MAX_DEPTH`]: `too_deep` at the root,
+/// with the library's own message; `at` says where the text went too deep (`line 1
+/// column 128`), or why a value was not serialised (given as a JS value too deep for
+/// `JSON.stringify`).
+pub fn too_deep(at: &str, subject: &'static str) -> ContractError {
+    ContractError {
+        subject,
+        violations: vec![violation(ViolationCode::TooDeep, too_deep_message(at))],
+    }
+}
+
+/// Whether serde_json refused the text for its nesting limit.
+fn is_too_deep(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// The message of serde_json's error `e`: its own text, but the library's for its nesting
+/// limit (its "recursion limit exceeded" is not passed on).
+pub fn serde_message(e: &serde_json::Error) -> String {
+    if is_too_deep(e) {
+        return too_deep_message(&format!("at line {} column {}", e.line(), e.column()));
+    }
+    e.to_string()
+}
+
+fn too_deep_message(at: &str) -> String {
+    format!("the JSON nests deeper than {MAX_DEPTH} levels ({at}); it was not read")
+}
+
 /// Default limit on the size of a JSON input, in bytes (16 MiB).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 
@@ -226,12 +259,12 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
             let text = e.to_string();
             let code = if text.starts_with(DUPLICATE_KEY_MARK) {
                 ViolationCode::DuplicateKey
-            } else if text.starts_with("recursion limit exceeded") {
+            } else if is_too_deep(&e) {
                 ViolationCode::TooDeep
             } else {
                 ViolationCode::InvalidJson
             };
-            Err(ContractError { subject, violations: vec![violation(code, text)] })
+            Err(ContractError { subject, violations: vec![violation(code, serde_message(&e))] })
         }
     }
 }

@@ -102,7 +102,7 @@ pub fn both_reviews(text: &str) -> Result<Vec<evidence_check::Review>, ContractE
 pub fn both_specs(text: &str, limits: &Limits) -> Result<Vec<evidence_check::contract::SourceSpec>, ContractError> {
     use evidence_check::contract::{json::parse_strict, specs_from_json_typed, specs_from_value_with};
     let max = evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
-    let tree = || parse_strict(text, max, "argument").and_then(|v| specs_from_value_with(&v, limits));
+    let tree = || parse_strict(text, max, "specs").and_then(|v| specs_from_value_with(&v, limits));
     let fast = specs_from_json_typed(text, limits, max);
     let used = fast.clone().map_or_else(tree, Ok);
     agree(text, fast, tree(), used)

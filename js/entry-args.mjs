@@ -2,12 +2,14 @@
 // glue to call these, see the "r10-args" section of src/wasm.rs).
 
 // Stand-ins for a review whose serialisation throws or gives nothing: `add` serialising
-// them does the same, so it throws the error it threw before.
-const THROWS = {
+// them does the same, so it throws the error it threw before (a stand-in throws the very
+// value the review's serialisation threw: out of stack, a review nested too deep, is then
+// refused as too deep, as when the module serialises it).
+const throws = (thrown) => ({
   toJSON() {
-    throw new Error("stand-in");
+    throw thrown;
   },
-};
+});
 const NOTHING = { toJSON() {} };
 
 /**
@@ -21,8 +23,8 @@ export function reviewText(list, review) {
   let text;
   try {
     text = JSON.stringify(review);
-  } catch {
-    return THROWS;
+  } catch (thrown) {
+    return throws(thrown);
   }
   return typeof text === "string" ? text : NOTHING;
 }

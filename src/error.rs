@@ -519,8 +519,8 @@ coded_enum! {
         InvalidUnicode => ("invalid_unicode", "参数含有未配对的代理项,不是合法的 Unicode。", "An argument contains an unpaired surrogate; it is not valid Unicode."),
         /// The store was freed with `free()`; it cannot be used any more.
         StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
-        /// A `ReportHandle` or `Reviews` handle was freed with `free()`; it cannot be used any more.
-        HandleFreed => ("handle_freed", "句柄(ReportHandle 或 Reviews)已释放(free),不能再使用。", "The handle (a ReportHandle or Reviews) was freed; it cannot be used any more."),
+        /// A `ReportHandle`, `Reviews` or `DocumentCatalog` handle was freed with `free()`; it cannot be used any more.
+        HandleFreed => ("handle_freed", "句柄(ReportHandle、Reviews 或 DocumentCatalog)已释放(free),不能再使用。", "The handle (a ReportHandle, Reviews or DocumentCatalog) was freed; it cannot be used any more."),
     }
 }
 

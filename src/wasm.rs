@@ -557,8 +557,10 @@ fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<
 
 /// The JSON text of an argument: a string is taken as JSON text when `text_ok`,
 /// anything else is serialised once with `JSON.stringify`. Text over `max_bytes` is
-/// refused before it is copied.
-fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
+/// refused before it is copied. A value nested too deep for `JSON.stringify` (it runs
+/// out of stack) is refused as JSON text nested past the reader's limit is: a `too_deep`
+/// `ContractError` of `subject`, the subject the reader gives the argument.
+fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'static str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
     if let Some(s) = text_ok.then(|| value.dyn_ref::<JsString>()).flatten() {
         check_size(s, name, max_bytes, lang)?;
         return text_arg(value, name);
@@ -566,11 +568,56 @@ fn json_text(value: &JsValue, text_ok: bool, name: &str, max_bytes: usize, lang:
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(argument_error(format!("{name} must be a JSON value")));
     }
-    let s = stringify_caught(value).map_err(|_| argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception")))?;
+    let s = stringify_caught(value).map_err(|e| stringify_error(&e, name, subject, lang))?;
     let Some(s) = s.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
     stringified(s.length() as usize, || String::from(s), name, max_bytes, lang)
+}
+
+/// The error of a `JSON.stringify` of the argument `name` that threw `thrown`: out of
+/// stack (V8's and JavaScriptCore's `RangeError` "Maximum call stack size exceeded",
+/// SpiderMonkey's `InternalError` "too much recursion"), the value nests far deeper than
+/// JSON is read, a `too_deep` of `subject`; anything else (a `toJSON`, getter or Proxy
+/// trap that threw, a cycle, a BigInt) an `invalid_argument`. The thrown value is read
+/// through catching calls only (it may be the caller's Proxy); a value the caller threw
+/// that reads as such an error is taken at its word.
+fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: Lang) -> JsValue {
+    let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|v| v.as_string());
+    let out_of_stack = match text("name").as_deref() {
+        Some("RangeError") => text("message").is_some_and(|m| m.contains("call stack")),
+        Some("InternalError") => text("message").is_some_and(|m| m.contains("recursion")),
+        _ => false,
+    };
+    if out_of_stack {
+        let e = crate::contract::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
+        return crate::error::InLang(e, lang).into();
+    }
+    argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
+}
+
+/// The subject of the JSON reader's errors for an argument read as plain JSON
+/// (`value_arg`, `json_value_arg`): the contract the argument is read as (`result` is a
+/// `read_result`), else the argument's own name, the options object for one of its
+/// entries (`options.policy`).
+fn subject_of(name: &str) -> &'static str {
+    const SUBJECTS: &[(&str, &str)] = &[
+        ("annotation", "web_annotation"),
+        ("claims", "claims"),
+        ("documents", "documents"),
+        ("draft", "draft"),
+        ("json", "catalog"),
+        ("observations", "observations"),
+        ("outcome", "outcome"),
+        ("policy", "policy"),
+        ("request", "request"),
+        ("response", "response"),
+        ("result", "read_result"),
+    ];
+    if name.starts_with("options.") {
+        return "options";
+    }
+    SUBJECTS.iter().find(|(n, _)| *n == name).map_or("argument", |(_, subject)| subject)
 }
 
 /// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
@@ -587,7 +634,7 @@ fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str, lang: Lang
 }
 
 fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits, lang: Lang) -> Result<T, JsValue> {
-    let text = json_text(value, text_ok, name, limits.max_input_bytes, lang)?;
+    let text = json_text(value, text_ok, name, T::SUBJECT, limits.max_input_bytes, lang)?;
     Ok(T::from_json_with(&text, limits).in_lang(lang)?)
 }
 
@@ -596,14 +643,14 @@ fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> 
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES, lang)?;
-    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?)
+    let text = json_text(value, false, name, subject_of(name), DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject_of(name)).in_lang(lang)?)
 }
 
 /// A JSON argument given as an object or as JSON text.
 fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
-    let text = json_text(value, true, name, DEFAULT_MAX_INPUT_BYTES, lang)?;
-    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?)
+    let text = json_text(value, true, name, subject_of(name), DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject_of(name)).in_lang(lang)?)
 }
 
 /// The options of one call, as the core's struct `T` reads them (one step, see
@@ -714,8 +761,19 @@ pub struct EvidenceStore {
 impl EvidenceStore {
     /// The core store, or `store_freed`.
     fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        self.core_or(|| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
+    }
+
+    /// [`Self::core`] for a store given as the argument `store` of a function (freed
+    /// before the call, or by the caller's code run while another argument was read):
+    /// `store_freed` naming it.
+    fn core_arg(&self, lang: Lang) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        self.core_or(|| freed_argument(BindingErrorKind::StoreFreed, "store", lang))
+    }
+
+    fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
         let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
-        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
+        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed())
     }
 }
 
@@ -757,7 +815,7 @@ impl EvidenceStore {
         let specs: JsValue = specs.into();
         // Valid specs are read straight from their JSON text; anything else (or an invalid
         // policy) through the tree, whose errors come in their order.
-        let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
+        let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
         let fast = match (&text, options.limits()) {
             (Some(text), Ok(policy)) => crate::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
             _ => None,
@@ -766,7 +824,7 @@ impl EvidenceStore {
             Some(read) => read,
             None => {
                 let v = match &text {
-                    Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "argument").in_lang(lang)?,
+                    Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "specs").in_lang(lang)?,
                     None => Value::Null,
                 };
                 let policy = options.limits().in_lang(lang)?;
@@ -920,7 +978,7 @@ pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Re
     let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let policy = options.limits().in_lang(lang)?;
-    let text = json_text(&input.into(), true, "report", policy.max_input_bytes, lang)?;
+    let text = json_text(&input.into(), true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
     let parsed = crate::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
     Ok(ReportHandle { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(parsed))), lang })
 }
@@ -1033,7 +1091,7 @@ pub fn record_review(
 /// may call the same store while an argument is read.
 #[cfg(feature = "core")]
 fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportArg, reviews: Option<JsReviewsArg>, lang: Lang) -> Result<(Scope, ReportArg, ReviewsArg), JsValue> {
-    let policy = store.core()?.policy().clone();
+    let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let report = report_arg(&report.into(), &policy, lang)?;
     let reviews = reviews_arg(reviews, lang)?;
@@ -1055,9 +1113,9 @@ pub fn assess(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core()?.host_hasher();
+    let host = store.core_arg(lang)?.host_hasher();
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
-    let a = crate::assess::assess_in(&scope, report.report(), &*store.core()?, reviews.reviews(), check, lang).in_lang(lang)?;
+    let a = crate::assess::assess_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
@@ -1076,10 +1134,10 @@ pub fn render(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core()?.host_hasher();
+    let host = store.core_arg(lang)?.host_hasher();
     let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
-    let mut a = crate::render::render_opts(&scope, report.report(), &*store.core()?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
+    let mut a = crate::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     let content = std::mem::take(&mut a.content);
     with_content(&a, &content, false).map(JsCast::unchecked_into)
 }
@@ -1124,10 +1182,10 @@ pub fn extract_excerpts(
     #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
 ) -> Result<JsExcerptClaims, JsValue> {
     let source: JsValue = source.into();
-    match catalog_handle(&source)? {
+    match catalog_handle(&source, "document")? {
         Some(handle) => {
             let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
-            let (claims, lang) = with_catalog(handle, |c, lang| (c.require(&item_id).map(crate::excerpt::extract_excerpts), lang))?;
+            let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(crate::excerpt::extract_excerpts), lang))?;
             typed(&claims.in_lang(lang)?)
         }
         None => {
@@ -1140,8 +1198,8 @@ pub fn extract_excerpts(
 /// Runs `f` over the documents of a list or a catalogue.
 #[cfg(feature = "extras")]
 fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
-    match catalog_handle(&source)? {
-        Some(handle) => with_catalog(handle, |c, _| f(&c.library())),
+    match catalog_handle(&source, "documents")? {
+        Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
         None => {
             let documents = documents_from_value(&value_arg(&source, "documents", Lang::Zh)?).in_lang(Lang::Zh)?;
             Ok(f(&Library::new(&documents)))
@@ -1187,7 +1245,7 @@ fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
     if v.is_undefined() {
         return Ok(None);
     }
-    catalog_handle(&v)?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
+    catalog_handle(&v, "options.catalog")?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
 }
 
 /// The executor's decision on a policy's finish, from the task and the observations;
@@ -1199,7 +1257,7 @@ pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, op
     let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::Zh)?).in_lang(Lang::Zh)?;
     let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::Zh)?;
     let outcome = match catalog_option(options.map(Into::into))? {
-        Some(handle) => with_catalog(handle, |c, _| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
         None => crate::outcome::finalize(&task, &observations, &finish),
     };
     typed(&outcome)
@@ -1217,7 +1275,7 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
     let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::Zh)?;
     let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::Zh)?;
     let grade = match catalog {
-        Some(handle) => with_catalog(handle, |c, _| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
         None => crate::outcome::grade(&expected, &outcome, &effects, None),
     };
     typed(&grade)
@@ -1260,10 +1318,10 @@ pub fn wasm_memory_bytes() -> f64 {
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportArg, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
     let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
-    let policy = store.core()?.policy().clone();
+    let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let report = report_arg(&report.into(), &policy, lang)?;
-    typed(&crate::annotation::to_web_annotations(&scope, report.report(), &*store.core()?).in_lang(lang)?)
+    typed(&crate::annotation::to_web_annotations(&scope, report.report(), &*store.core_arg(lang)?).in_lang(lang)?)
 }
 
 /// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
@@ -1345,11 +1403,11 @@ extern "C" {
 pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
     let options = options_arg::<crate::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
-    let policy = store.core()?.policy().clone();
+    let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
     let limits = options.limits().in_lang(lang)?;
-    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core()?, options.whitespace(), lang, &limits).in_lang(lang)?;
+    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core_arg(lang)?, options.whitespace(), lang, &limits).in_lang(lang)?;
     typed(&r)
 }
 
@@ -1386,26 +1444,32 @@ thread_local! {
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
-/// The handle of a `DocumentCatalog` instance; `None` for anything else.
+/// The handle of a `DocumentCatalog` instance (the argument `name`); `None` for anything else.
 #[cfg(feature = "extras")]
-fn catalog_handle(value: &JsValue) -> Result<Option<u32>, JsValue> {
+fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
     if !value.is_object() || is_array_caught(value).unwrap_or(true) {
         return Ok(None);
     }
-    // The getter throws once the instance was freed; a plain object has no such property.
-    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| freed_catalog())?;
+    // A plain object has no such property; a getter or trap that throws is the caller's.
+    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
     Ok(handle.as_f64().map(|h| h as u32))
 }
 
+/// `handle_freed` for a catalogue: the argument `name` of a function, or (`None`) the
+/// instance a method was called on.
 #[cfg(feature = "extras")]
-fn freed_catalog() -> JsValue {
-    argument_error("the DocumentCatalog was freed")
+fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
+    match name {
+        Some(name) => freed_argument(BindingErrorKind::HandleFreed, name, lang),
+        None => handle_freed(lang),
+    }
 }
 
-/// Runs `f` over a live catalogue and its language.
+/// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
+/// naming it once it was freed, before the call or by the caller's code during it.
 #[cfg(feature = "extras")]
-fn with_catalog<R>(handle: u32, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(freed_catalog)
+fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::Zh))
 }
 
 /// Documents imported once, their digests frozen: the same body again is a no-op, a
@@ -1439,7 +1503,7 @@ impl DocumentCatalog {
     }
 
     fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
-        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(freed_catalog)
+        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(|| freed_catalog(None, self.lang))
     }
 }
 
@@ -1471,7 +1535,7 @@ impl DocumentCatalog {
 
     /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
     #[wasm_bindgen(js_name = import)]
-    pub fn import_document(&mut self, doc: JsDocument) -> Result<JsImported, JsValue> {
+    pub fn import_document(&self, doc: JsDocument) -> Result<JsImported, JsValue> {
         let doc: Document = parse_arg(&doc.into(), false, "document", self.lang)?;
         typed(&self.inner(|c| c.import(doc))?.in_lang(self.lang)?)
     }
@@ -1494,6 +1558,15 @@ impl DocumentCatalog {
     #[wasm_bindgen(js_name = toJSON)]
     pub fn to_json(&self) -> Result<JsCatalogJson, JsValue> {
         typed(&self.inner(|c| c.to_json())?)
+    }
+
+    /// Releases the documents now; every later use throws `handle_freed`. Freeing twice does
+    /// nothing. (This binding's own `free`, as the store's: the instance stays a tombstone
+    /// that the finalizer releases, so a method called on it after, or on it while its own
+    /// call reads an argument, is a coded error, never wasm-bindgen's "null pointer passed
+    /// to rust" nor its "recursive use of an object".)
+    pub fn free(&self) {
+        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
     }
 
     /// How functions given this catalogue find it (internal).
@@ -1683,6 +1756,11 @@ fn handle_freed(lang: Lang) -> JsValue {
     js_error(&BindingError::from(BindingErrorKind::HandleFreed), lang)
 }
 
+/// `kind` (`handle_freed`, `store_freed`) for the argument `name` of a call, named first.
+fn freed_argument(kind: BindingErrorKind, name: &str, lang: Lang) -> JsValue {
+    js_error(&BindingError { kind, detail: Some(format!("{name}: {}", kind.message_in(lang))) }, lang)
+}
+
 /// A report argument: a handle's parsed report (checked under `policy` when it was read
 /// under another, as the plain path would), or an object or JSON text read as before.
 enum ReportArg {
@@ -1713,7 +1791,7 @@ fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg,
             parsed.check_under(policy).in_lang(lang)?;
             Ok(ReportArg::Handle(parsed))
         }
-        Some(Vouched::Report(None)) => Err(handle_freed(lang)),
+        Some(Vouched::Report(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "report", lang)),
         _ => Ok(ReportArg::Plain(parse_arg_with(value, true, "report", policy, lang)?)),
     }
 }
@@ -1737,7 +1815,7 @@ fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, Js
     let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
     match vouched(&value, &REVIEWS_KEY) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
-        Some(Vouched::Reviews(None)) => Err(handle_freed(lang)),
+        Some(Vouched::Reviews(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "reviews", lang)),
         _ => Ok(ReviewsArg::Plain(crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
     }
 }
@@ -1747,7 +1825,7 @@ fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsVal
     if value.is_undefined() {
         return Ok("null".to_owned());
     }
-    json_text(value, false, name, DEFAULT_MAX_INPUT_BYTES, lang)
+    json_text(value, false, name, "reviews", DEFAULT_MAX_INPUT_BYTES, lang)
 }
 
 /// A report read once (`parseReport`'s result): the validated report, its digest and the
@@ -1937,7 +2015,7 @@ fn typed_array_prototype() -> js_sys::Object {
 /// (a BOM not counted) are refused before they are copied, as text over it is.
 fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) -> Result<String, JsValue> {
     if !value.is_object() || !is_view_caught(value).unwrap_or(false) {
-        return json_text(value, true, "bundle", limits.max_input_bytes, lang);
+        return json_text(value, true, "bundle", Bundle::SUBJECT, limits.max_input_bytes, lang);
     }
     let prototype = typed_array_prototype();
     let read = |key: &JsValue| -> Result<JsValue, JsValue> {

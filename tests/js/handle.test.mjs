@@ -180,7 +180,7 @@ test("a freed handle throws handle_freed from its getters and from every call gi
   freed(() => ec.recordReview(scope, h, "claim_a", "supported", "n"), "recordReview");
   freed(() => ec.toWebAnnotations(scope, h, store), "toWebAnnotations");
   freed(() => ec.reportDigest(h), "reportDigest");
-  assert.throws(() => h.digest, (e) => e.message === "The handle (a ReportHandle or Reviews) was freed; it cannot be used any more.");
+  assert.throws(() => h.digest, (e) => e.message === "The handle (a ReportHandle, Reviews or DocumentCatalog) was freed; it cannot be used any more.");
   const live = ec.parseReport(bundle.report);
   reviews[Symbol.dispose]();
   freed(() => reviews.length, "length");

@@ -170,7 +170,7 @@ test("a catalogue goes wherever a document list goes", () => {
   assert.ok(ex.finalize(query, [{ tool: "document", document: edited }], finish, { catalog }).reasons.includes("document_changed"));
   assert.throws(() => ex.finalize(query, [], finish, { catalog: [camera] }), (e) => e.code === "invalid_argument");
   catalog.free();
-  assert.throws(() => ex.checkExcerpt(catalog, claims[0]), (e) => e.code === "invalid_argument");
+  assert.throws(() => ex.checkExcerpt(catalog, claims[0]), (e) => e.code === "handle_freed" && e.message.startsWith("documents: "));
 });
 
 test("gradeTask: an info outcome with its claims emptied passes only when trusted", () => {

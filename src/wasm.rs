@@ -643,14 +643,16 @@ fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> 
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = json_text(value, false, name, subject_of(name), DEFAULT_MAX_INPUT_BYTES, lang)?;
-    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject_of(name)).in_lang(lang)?)
+    let subject = subject_of(name);
+    let text = json_text(value, false, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
 /// A JSON argument given as an object or as JSON text.
 fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
-    let text = json_text(value, true, name, subject_of(name), DEFAULT_MAX_INPUT_BYTES, lang)?;
-    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject_of(name)).in_lang(lang)?)
+    let subject = subject_of(name);
+    let text = json_text(value, true, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
 /// The options of one call, as the core's struct `T` reads them (one step, see

@@ -29,18 +29,21 @@ pub fn too_deep(at: &str, subject: &'static str) -> ContractError {
     }
 }
 
-/// Whether serde_json refused the text for its nesting limit.
-fn is_too_deep(e: &serde_json::Error) -> bool {
-    e.to_string().starts_with("recursion limit exceeded")
-}
+/// How serde_json's message starts when it refused the text for its nesting limit.
+const RECURSION_MARK: &str = "recursion limit exceeded";
 
 /// The message of serde_json's error `e`: its own text, but the library's for its nesting
 /// limit (its "recursion limit exceeded" is not passed on).
 pub fn serde_message(e: &serde_json::Error) -> String {
-    if is_too_deep(e) {
+    message_of(e, e.to_string())
+}
+
+/// [`serde_message`] given `e`'s own text, formatted once by the caller.
+fn message_of(e: &serde_json::Error, text: String) -> String {
+    if text.starts_with(RECURSION_MARK) {
         return too_deep_message(&format!("at line {} column {}", e.line(), e.column()));
     }
-    e.to_string()
+    text
 }
 
 fn too_deep_message(at: &str) -> String {
@@ -259,12 +262,12 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
             let text = e.to_string();
             let code = if text.starts_with(DUPLICATE_KEY_MARK) {
                 ViolationCode::DuplicateKey
-            } else if is_too_deep(&e) {
+            } else if text.starts_with(RECURSION_MARK) {
                 ViolationCode::TooDeep
             } else {
                 ViolationCode::InvalidJson
             };
-            Err(ContractError { subject, violations: vec![violation(code, serde_message(&e))] })
+            Err(ContractError { subject, violations: vec![violation(code, message_of(&e, text))] })
         }
     }
 }

@@ -72,8 +72,19 @@ demo: build
 serve: build
 	node js/serve.mjs $${PORT:-8080}
 
+# bench/core-alone: examples/profile_replay.rs's step-by-step replay inside a wasm module of
+# its own (no JS between the steps), which `make bench` times beside the JS API's replay. Built
+# as the main Node module is (opt-level 2, NODE_SPEED's inline threshold, wasm-opt -O3).
+CORE_ALONE := target/core-alone/pkg/evidence_check_core_alone.js
+CORE_ALONE_WASM := target/core-alone/wasm32-unknown-unknown/release/evidence_check_core_alone.wasm
+
+$(CORE_ALONE): $(PKG_SRC) examples/profile_replay.rs bench/core-alone/Cargo.toml bench/core-alone/Cargo.lock bench/core-alone/src/lib.rs
+	cd bench/core-alone && CARGO_TARGET_DIR="$(CURDIR)/target/core-alone" RUSTFLAGS="$(RUSTFLAGS) -C llvm-args=-inline-threshold=100" $(CARGO) build --release --locked --target wasm32-unknown-unknown
+	wasm-bindgen --target nodejs --out-dir target/core-alone/pkg $(CORE_ALONE_WASM)
+	wasm-opt -O3 --one-caller-inline-max-function-size 0 target/core-alone/pkg/evidence_check_core_alone_bg.wasm -o target/core-alone/pkg/evidence_check_core_alone_bg.wasm
+
 ## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
-bench: build
+bench: build $(CORE_ALONE)
 	@bash scripts/setup.sh python || echo "bench: no Python venv; the reference is not compared"
 	node bench/bench.mjs
 
@@ -85,7 +96,7 @@ profile:
 	callgrind_annotate --inclusive=yes target/callgrind.out | grep -E "evidence_check|sha2|serde_json" | head -30
 
 ## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
-bench-quick: build
+bench-quick: build $(CORE_ALONE)
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
 FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome readers_agree

@@ -70,7 +70,8 @@ const nowAt = (i) => {
   return `2026-11-29T${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}+00:00`;
 };
 
-/** One golden case step by step, as a host would: `handle` keeps parseReport's
+/** One golden case step by step, as a host would (true when it got past the store and
+ * parseReport, as bench/core-alone's count): `handle` keeps parseReport's
  * ReportHandle and a Reviews list; `plain` passes the report and reviews as objects (each
  * call reads them again). Iteration `i` varies the report's title (a suffix; every title
  * of the cases stays valid) and `now`, so no digest or result could be reused. */
@@ -116,12 +117,30 @@ function replay(c, i, handle) {
         ec.render(rscope, report, store, reviews, { now });
       } catch {}
     }
+    return true;
   } finally {
     store.close();
     store.free();
     parsed?.free();
     if (handle) reviews?.free();
   }
+}
+
+const CORE_ALONE = join(ROOT, "target", "core-alone", "pkg", "evidence_check_core_alone.js");
+
+/** bench/core-alone's module with `cases` loaded, or null when it is not built:
+ * `run(start, rounds, host)` replays every case `rounds` times and returns how many got
+ * through (`through`: of one round; `seed` checks it against the JS replay's). */
+function coreAlone(cases) {
+  if (!existsSync(CORE_ALONE)) return null;
+  const { hash } = require("node:crypto");
+  globalThis.__evidenceCheckCoreAloneHash = typeof hash === "function" ? (bytes) => hash("sha256", bytes, "hex") : (bytes) => createHash("sha256").update(bytes).digest("hex");
+  const m = require(CORE_ALONE);
+  const n = m.load(JSON.stringify(cases));
+  if (n !== cases.length) throw new Error(`bench/core-alone read ${n} cases of ${cases.length}`);
+  const through = m.run(0, 1, true);
+  if (through === 0) throw new Error("bench/core-alone: no case got through");
+  return { run: m.run, cases: n, through };
 }
 
 function seed() {
@@ -145,6 +164,26 @@ function seed() {
   // clock starts), so no cache could help.
   const demo = JSON.parse(readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8"));
   const demoText = (i) => JSON.stringify({ ...demo, sources: demo.sources.map((s, k) => (k === 0 ? { ...s, fetched_at: stamp(i) } : s)) });
+  // The same replay inside the module (bench/core-alone, built by `make bench`): the cases
+  // go in once, then each call replays them all with run numbers from `i` (each run gives
+  // every report its own title and the store its own clock, as `replay` above does), with
+  // node:crypto hashing texts of 128 bytes or more, as the Node entry has it. No JS runs
+  // between the steps: what the module's own work costs, the ceiling of the replay's ratio.
+  const inside = coreAlone(cases);
+  if (inside) {
+    const through = cases.filter((c) => replay(c, i++, true) === true).length;
+    if (through !== inside.through) throw new Error(`bench/core-alone: ${inside.through} cases got through, the JS replay ${through}`);
+  }
+  const insideSlice = () => {
+    let n = 0;
+    const t = performance.now();
+    while (performance.now() - t < seconds * 1000) {
+      inside.run(i, 1, true);
+      i += inside.cases;
+      n += inside.cases;
+    }
+    return n / ((performance.now() - t) / 1000);
+  };
   const perSlice = QUICK ? 500 : 2000;
   const checkBundleSlice = () => {
     const inputs = Array.from({ length: perSlice }, () => demoText(calls++));
@@ -162,19 +201,26 @@ function seed() {
   // Warm up first (the module's code is optimised after its first calls), untimed.
   for (const t = performance.now(); performance.now() - t < 1000; ) ec.checkBundle(demoText(calls++), { now: NOW });
   for (const handle of [true, false]) for (const t = performance.now(); performance.now() - t < 300; ) for (const c of cases) replay(c, i++, handle);
+  if (inside) for (const t = performance.now(); performance.now() - t < 300; i += inside.cases) inside.run(i, 1, true);
   // Every figure is taken in slices, in turn with the reference's, round by round (the
   // order flips each round), and each ratio is the median of the rounds' ratios: this
   // machine's speed drifts within minutes, and a ratio of two figures taken minutes apart
   // measured the drift as much as the code.
   const rounds = [];
   for (let r = 0; r < REPEATS; r++) {
-    const ours = () => ({ handle: replaySlice(true), plain: replaySlice(false), demo: checkBundleSlice() });
+    const ours = () => ({ handle: replaySlice(true), plain: replaySlice(false), demo: checkBundleSlice(), ...(inside ? { inside: insideSlice() } : {}) });
     const theirs = () => (haveRef ? { ref: refSlice(dir), refDemo: refSlice(one) } : {});
     rounds.push(r % 2 ? { ...theirs(), ...ours() } : { ...ours(), ...theirs() });
   }
   rmSync(one, { recursive: true, force: true });
   const col = (f) => median(rounds.map(f));
   const result = { cases: cases.length, check_bundle_per_sec: col((x) => x.demo), js_reports_per_sec: col((x) => x.handle), js_plain_reports_per_sec: col((x) => x.plain) };
+  if (inside) {
+    result.inside_module_reports_per_sec = col((x) => x.inside);
+    result.js_api_over_inside_module = col((x) => x.inside / x.handle);
+  } else {
+    result.inside_module = `not run: no ${CORE_ALONE} (make bench builds it)`;
+  }
   // The replay's floor as issue 15 names it: per case, one parse of the report's JSON text
   // (V8's JSON.parse) and the SHA-256 digests the contract requires (each ingested text and
   // the report, by node:crypto), with the same varied titles.
@@ -194,6 +240,10 @@ function seed() {
     result.check_bundle_ratio = col((x) => x.demo / x.refDemo);
     result.ratio_rounds = rounds.map((x) => +(x.handle / x.ref).toFixed(2));
     result.check_bundle_ratio_rounds = rounds.map((x) => +(x.demo / x.refDemo).toFixed(2));
+    if (inside) {
+      result.inside_module_ratio = col((x) => x.inside / x.ref);
+      result.inside_module_ratio_rounds = rounds.map((x) => +(x.inside / x.ref).toFixed(2));
+    }
   } else {
     result.reference = `not run: no ${existsSync(python) ? "reference at " + refDir : "Python at " + python}`;
   }
@@ -420,6 +470,7 @@ const rows = [
   ["seed-sized: reports/s through the JS API, plain objects", f(r.seed.js_plain_reports_per_sec, 0), ""],
   ["seed-sized: reports/s, Python reference", f(r.seed.reference_reports_per_sec ?? r.seed.reference, 0), ""],
   ["seed-sized: ratio to the reference (median of the rounds' paired ratios; each round's)", `${f(r.seed.ratio)}× (${(r.seed.ratio_rounds ?? []).join(", ")})`, "≥ 8×"],
+  ["seed-sized: the same replay inside the module, no JS between the steps (bench/core-alone; node:crypto hashing as the API's): reports/s, and its ratio to the reference, the ceiling of the ratio above", r.seed.inside_module_reports_per_sec === undefined ? String(r.seed.inside_module) : `${f(r.seed.inside_module_reports_per_sec, 0)}: ${f(r.seed.inside_module_ratio)}× (${(r.seed.inside_module_ratio_rounds ?? []).join(", ")}); the JS API's replay takes ${f(r.seed.js_api_over_inside_module, 2)}× its time`, ""],
   ["seed-sized: the replay's floor (per case one JSON.parse of the report, node:crypto SHA-256 of each text and the report), per second", `${f(r.seed.floor_reports_per_sec, 0)} (the replay is ${f(r.seed.floor_reports_per_sec / r.seed.js_reports_per_sec)}× it)`, ""],
   ["seed-sized: ratio to the reference, plain objects", `${f(r.seed.plain_ratio)}×`, ""],
   ["seed-sized: the demo as one checkBundle call, per second", f(r.seed.check_bundle_per_sec, 0), ""],

@@ -3,11 +3,14 @@
 //! Reviews.add per review, assess, render), each result written as JSON text: the native
 //! profile of the step-by-step path. `cargo run --release --example profile_replay [ROUNDS]`,
 //! or under callgrind as `make profile` runs `profile`. Each round gives every report its
-//! own title and the store its own clock, so no result repeats.
+//! own title and the store its own clock, so no result repeats. `bench/core-alone` builds the
+//! same replay into a wasm module, so that `make bench` can time the module's own work with
+//! no JS between the steps.
 // Reading a case as `case["key"]` gives `null` for a missing key; the one write is to an object.
 #![allow(clippy::indexing_slicing)]
 use evidence_check::assess::{assess_in, CheckOptions, ReviewMode};
 use evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
+use evidence_check::digest::HostHasher;
 use evidence_check::contract::{specs_from_json_typed, specs_from_value_with};
 use evidence_check::error::Lang;
 use evidence_check::parsed::{ParsedReport, ReviewList};
@@ -23,14 +26,14 @@ fn now(i: usize) -> String {
 
 /// A case and the JSON texts the JS replay would hand over: its specs, and its report
 /// around the place where each run's number goes into the title.
-struct Case {
+pub(crate) struct Case {
     case: Value,
     specs: String,
     report: Option<(String, String)>,
 }
 
 impl Case {
-    fn new(case: Value) -> Case {
+    pub(crate) fn new(case: Value) -> Case {
         let specs = case.get("specs").map_or_else(|| "[]".to_owned(), Value::to_string);
         let mut input = case["report"].clone();
         if let Some(title) = input.get("title").and_then(Value::as_str) {
@@ -62,7 +65,8 @@ macro_rules! steps {
 steps!(new_store, ingest, parse_report, record_review, add_review, assess, render);
 
 /// One case, as replay-split.mjs replays it (errors are results, as its `catch {}` takes them).
-fn replay(c: &Case, i: usize, policy: &Policy) -> Option<()> {
+/// `host`: the host's SHA-256, as the Node entry registers node:crypto's (`None` natively).
+pub(crate) fn replay(c: &Case, i: usize, policy: &Policy, host: Option<HostHasher>) -> Option<()> {
     let case = &c.case;
     let clock = Clock::fixed(&now(i)).ok()?;
     let scope = Scope::from_value(&case["scope"]).ok()?;
@@ -70,7 +74,9 @@ fn replay(c: &Case, i: usize, policy: &Policy) -> Option<()> {
         let specs = specs_from_json_typed(&c.specs, policy, DEFAULT_MAX_INPUT_BYTES)
             .map_or_else(|| specs_from_value_with(&serde_json::from_str(&c.specs).unwrap_or_default(), policy), Ok)
             .ok()?;
-        EvidenceStore::with_policy(specs, policy.clone(), clock.clone()).ok()
+        let mut store = EvidenceStore::with_policy(specs, policy.clone(), clock.clone()).ok()?;
+        store.set_host_hasher(host);
+        Some(store)
     })?;
     for step in case["ingest"].as_array().into_iter().flatten() {
         ingest(|| {
@@ -89,6 +95,8 @@ fn replay(c: &Case, i: usize, policy: &Policy) -> Option<()> {
         let _ = store.remove(&scope, id.as_str().unwrap_or(""));
     }
     let parsed = parse_report(|| ParsedReport::from_json_in(&c.report(i), Default::default(), policy).ok())?;
+    // The digest is made once, by the host where there is one, as the JS API's handle does.
+    std::hint::black_box(parsed.digest_with(host));
     let rscope = case.get("report_scope").map_or(Ok(scope.clone()), Scope::from_value).ok()?;
     let mut reviews = ReviewList::default();
     for r in case["reviews"].as_array().into_iter().flatten() {
@@ -132,7 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut i = 0;
     for _ in 0..rounds {
         for case in &cases {
-            std::hint::black_box(replay(case, i, &policy));
+            std::hint::black_box(replay(case, i, &policy, None));
             i += 1;
         }
     }

@@ -83,8 +83,18 @@ $(CORE_ALONE): $(PKG_SRC) examples/profile_replay.rs bench/core-alone/Cargo.toml
 	wasm-bindgen --target nodejs --out-dir target/core-alone/pkg $(CORE_ALONE_WASM)
 	wasm-opt -O3 --one-caller-inline-max-function-size 0 target/core-alone/pkg/evidence_check_core_alone_bg.wasm -o target/core-alone/pkg/evidence_check_core_alone_bg.wasm
 
+# bench/size-floor: checkBundle alone, JSON text in and out, with no binding, built as the web
+# module is (opt-level "s", wasm-opt -O3 without one-caller inlining): `make bench` reports its
+# size beside the main entry's.
+SIZE_FLOOR := target/size-floor/pkg/evidence_check_size_floor.js
+
+$(SIZE_FLOOR): $(PKG_SRC) bench/size-floor/Cargo.toml bench/size-floor/Cargo.lock bench/size-floor/src/lib.rs
+	cd bench/size-floor && CARGO_TARGET_DIR="$(CURDIR)/target/size-floor" $(CARGO) build --release --locked --target wasm32-unknown-unknown
+	wasm-bindgen --target nodejs --out-dir target/size-floor/pkg target/size-floor/wasm32-unknown-unknown/release/evidence_check_size_floor.wasm
+	wasm-opt -O3 --one-caller-inline-max-function-size 0 target/size-floor/pkg/evidence_check_size_floor_bg.wasm -o target/size-floor/pkg/evidence_check_size_floor_bg.wasm
+
 ## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
-bench: build $(CORE_ALONE)
+bench: build $(CORE_ALONE) $(SIZE_FLOOR)
 	@bash scripts/setup.sh python || echo "bench: no Python venv; the reference is not compared"
 	node bench/bench.mjs
 
@@ -96,7 +106,7 @@ profile:
 	callgrind_annotate --inclusive=yes target/callgrind.out | grep -E "evidence_check|sha2|serde_json" | head -30
 
 ## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
-bench-quick: build $(CORE_ALONE)
+bench-quick: build $(CORE_ALONE) $(SIZE_FLOOR)
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
 FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome readers_agree

@@ -376,6 +376,20 @@ function boundary() {
 
 // ---- 3. start-up and size -------------------------------------------------------------
 
+const SIZE_FLOOR = join(ROOT, "target", "size-floor", "pkg", "evidence_check_size_floor.js");
+
+/** bench/size-floor's module (checkBundle alone, JSON text in and out, no binding), when
+ * built: its size, once its result on the demo is checked to be the package's. */
+function sizeFloor() {
+  if (!existsSync(SIZE_FLOOR)) return { size_floor: `not built: no ${SIZE_FLOOR} (make bench builds it)` };
+  const demo = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const theirs = JSON.parse(require(SIZE_FLOOR).check(demo, NOW));
+  const ours = ec.checkBundle(demo, { now: NOW });
+  if (JSON.stringify(theirs.assessment) !== JSON.stringify(ours.assessment) || theirs.artifact?.content !== ours.artifact?.content) throw new Error("bench/size-floor: its check of the demo differs from checkBundle's");
+  const wasm = readFileSync(SIZE_FLOOR.replace(/\.js$/, "_bg.wasm"));
+  return { size_floor_wasm_bytes: wasm.length, size_floor_wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length };
+}
+
 function startup() {
   const wasm = readFileSync(join(ROOT, "pkg", "node", "evidence_check_bg.wasm"));
   const example = join(ROOT, "examples", "demo.bundle.json");
@@ -429,7 +443,8 @@ function startup() {
   const col = (k) => median(parts.map((p) => p[k]));
   // evidence-check/extras has its own module, loaded only where it is imported.
   const extras = readFileSync(join(ROOT, "pkg", "node", "evidence_check_extras_bg.wasm"));
-  return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length, extras_wasm_bytes: extras.length, extras_wasm_gzip_bytes: gzipSync(extras, { level: 9 }).length, empty_node_ms: median(emptyMs), first_result_ms: median(firstMs), first_result_beyond_node_ms: median(diffs), in_process_require_ms: col(0), in_process_first_check_ms: col(1), in_process_second_check_ms: col(2) };
+  const web = readFileSync(join(ROOT, "pkg", "web", "evidence_check_bg.wasm"));
+  return { ...sizeFloor(), web_wasm_bytes: web.length, web_wasm_gzip_bytes: gzipSync(web, { level: 9 }).length, wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length, extras_wasm_bytes: extras.length, extras_wasm_gzip_bytes: gzipSync(extras, { level: 9 }).length, empty_node_ms: median(emptyMs), first_result_ms: median(firstMs), first_result_beyond_node_ms: median(diffs), in_process_require_ms: col(0), in_process_first_check_ms: col(1), in_process_second_check_ms: col(2) };
 }
 
 // ---- 4. batch: the CLI on a directory of seed-sized bundles ---------------------------
@@ -504,6 +519,8 @@ const rows = [
   ["demo checkBundle: its floor (one JSON.parse, node:crypto SHA-256 of the sources and the report) / the call", `${f(r.boundary.demo_floor_us)} µs / ${f(r.boundary.demo_call_us)} µs (${f(r.boundary.demo_call_us / r.boundary.demo_floor_us)}× the floor${r.seed.demo_floor_ratio ? `; the floor alone, timed in turn with the reference's case, is ${f(r.seed.demo_floor_ratio)}× it` : ""})`, ""],
   ["boundary, result: JSON.parse of the demo's result / the whole call", `${f(r.boundary.demo_result_json_parse_us)} µs / ${f(r.boundary.demo_call_us)} µs (${r.boundary.demo_result_json_bytes} B)`, ""],
   [".wasm size raw / gzipped (the main entry's)", `${(r.startup.wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.wasm_gzip_bytes / 1024).toFixed(0)} KiB`, "< 100 KB gzipped"],
+  ["the web build's main .wasm (the page's), bytes raw / gzipped", `${r.startup.web_wasm_bytes} / ${r.startup.web_wasm_gzip_bytes}`, "< 100 KB gzipped"],
+  ["the floor of the size: checkBundle alone, JSON text in and out, no binding (bench/size-floor, built as the web module), bytes raw / gzipped", r.startup.size_floor_wasm_gzip_bytes === undefined ? String(r.startup.size_floor) : `${r.startup.size_floor_wasm_bytes} / ${r.startup.size_floor_wasm_gzip_bytes}`, ""],
   ["evidence-check/extras .wasm raw / gzipped", `${(r.startup.extras_wasm_bytes / 1024).toFixed(0)} KiB / ${(r.startup.extras_wasm_gzip_bytes / 1024).toFixed(0)} KiB`, ""],
   ["start-up: first result beyond an empty node", `${f(r.startup.first_result_beyond_node_ms)} ms`, "< 25 ms"],
   ["start-up in the process: require / first checkBundle / second", `${f(r.startup.in_process_require_ms)} / ${f(r.startup.in_process_first_check_ms)} / ${f(r.startup.in_process_second_check_ms)} ms`, ""],

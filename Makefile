@@ -33,7 +33,8 @@ EXTRAS_FEATURES := -- --no-default-features --features extras,console_error_pani
 # and slower (checkBundle 0.80-0.83). opt-level 2 with its own threshold was as fast, 640 KB /
 # 248 KB, and +5.5 ms of start-up: V8 compiled its larger render::Escaping::write with
 # TurboFan (6 ms) during the first check; threshold 150 did too.
-NODE_SPEED := CARGO_TARGET_DIR="$(or $(CARGO_TARGET_DIR),target)/node" CARGO_PROFILE_RELEASE_OPT_LEVEL=2 RUSTFLAGS="$(RUSTFLAGS) -C llvm-args=-inline-threshold=100"
+NODE_SPEED_FLAGS := CARGO_PROFILE_RELEASE_OPT_LEVEL=2 RUSTFLAGS="$(RUSTFLAGS) -C llvm-args=-inline-threshold=100"
+NODE_SPEED := CARGO_TARGET_DIR="$(or $(CARGO_TARGET_DIR),target)/node" $(NODE_SPEED_FLAGS)
 
 pkg/node/evidence_check_bg.wasm: $(PKG_SRC)
 	$(NODE_SPEED) $(WASM_PACK) build --release --target nodejs --out-dir pkg/node --out-name evidence_check --no-pack $(CORE_FEATURES)
@@ -72,26 +73,28 @@ demo: build
 serve: build
 	node js/serve.mjs $${PORT:-8080}
 
-# bench/core-alone: examples/profile_replay.rs's step-by-step replay inside a wasm module of
-# its own (no JS between the steps), which `make bench` times beside the JS API's replay. Built
-# as the main Node module is (opt-level 2, NODE_SPEED's inline threshold, wasm-opt -O3).
+# bench/'s two wasm crates (one workspace, bench/Cargo.toml), each in its own target directory
+# and through wasm-bindgen and wasm-opt as the package's modules are:
+# - core-alone: examples/profile_replay.rs's step-by-step replay inside a wasm module (no JS
+#   between the steps), which `make bench` times beside the JS API's replay; built as the main
+#   Node module is (NODE_SPEED_FLAGS);
+# - size-floor: checkBundle alone, JSON text in and out, with no binding of the library's API,
+#   built as the web module is; `make bench` reports its size beside the main entry's.
+# $(call bench_wasm,NAME,ENV): build bench/NAME into target/NAME/pkg.
+define bench_wasm
+cd bench && CARGO_TARGET_DIR="$(CURDIR)/target/$(1)" $(2) $(CARGO) build --release --locked --target wasm32-unknown-unknown -p evidence-check-$(1)
+wasm-bindgen --target nodejs --out-dir target/$(1)/pkg target/$(1)/wasm32-unknown-unknown/release/evidence_check_$(subst -,_,$(1)).wasm
+wasm-opt -O3 --one-caller-inline-max-function-size 0 target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm -o target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm
+endef
+BENCH_WASM_SRC := $(PKG_SRC) bench/Cargo.toml bench/Cargo.lock
 CORE_ALONE := target/core-alone/pkg/evidence_check_core_alone.js
-CORE_ALONE_WASM := target/core-alone/wasm32-unknown-unknown/release/evidence_check_core_alone.wasm
-
-$(CORE_ALONE): $(PKG_SRC) examples/profile_replay.rs bench/core-alone/Cargo.toml bench/core-alone/Cargo.lock bench/core-alone/src/lib.rs
-	cd bench/core-alone && CARGO_TARGET_DIR="$(CURDIR)/target/core-alone" RUSTFLAGS="$(RUSTFLAGS) -C llvm-args=-inline-threshold=100" $(CARGO) build --release --locked --target wasm32-unknown-unknown
-	wasm-bindgen --target nodejs --out-dir target/core-alone/pkg $(CORE_ALONE_WASM)
-	wasm-opt -O3 --one-caller-inline-max-function-size 0 target/core-alone/pkg/evidence_check_core_alone_bg.wasm -o target/core-alone/pkg/evidence_check_core_alone_bg.wasm
-
-# bench/size-floor: checkBundle alone, JSON text in and out, with no binding, built as the web
-# module is (opt-level "s", wasm-opt -O3 without one-caller inlining): `make bench` reports its
-# size beside the main entry's.
 SIZE_FLOOR := target/size-floor/pkg/evidence_check_size_floor.js
 
-$(SIZE_FLOOR): $(PKG_SRC) bench/size-floor/Cargo.toml bench/size-floor/Cargo.lock bench/size-floor/src/lib.rs
-	cd bench/size-floor && CARGO_TARGET_DIR="$(CURDIR)/target/size-floor" $(CARGO) build --release --locked --target wasm32-unknown-unknown
-	wasm-bindgen --target nodejs --out-dir target/size-floor/pkg target/size-floor/wasm32-unknown-unknown/release/evidence_check_size_floor.wasm
-	wasm-opt -O3 --one-caller-inline-max-function-size 0 target/size-floor/pkg/evidence_check_size_floor_bg.wasm -o target/size-floor/pkg/evidence_check_size_floor_bg.wasm
+$(CORE_ALONE): $(BENCH_WASM_SRC) examples/profile_replay.rs $(wildcard bench/core-alone/*.toml bench/core-alone/src/*.rs)
+	$(call bench_wasm,core-alone,$(NODE_SPEED_FLAGS))
+
+$(SIZE_FLOOR): $(BENCH_WASM_SRC) $(wildcard bench/size-floor/*.toml bench/size-floor/src/*.rs)
+	$(call bench_wasm,size-floor,)
 
 ## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
 bench: build $(CORE_ALONE) $(SIZE_FLOOR)

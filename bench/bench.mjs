@@ -185,20 +185,17 @@ function seed() {
     return n / ((performance.now() - t) / 1000);
   };
   const perSlice = QUICK ? 500 : 2000;
-  const checkBundleSlice = () => {
+  /** Calls per second of `run` over `perSlice` demo texts made before the clock starts. */
+  const demoSlice = (run) => {
     const inputs = Array.from({ length: perSlice }, () => demoText(calls++));
     const t = performance.now();
-    for (const input of inputs) ec.checkBundle(input, { now: NOW });
+    for (const input of inputs) run(input);
     return perSlice / ((performance.now() - t) / 1000);
   };
-  // The demo's floor as issue 15 names it (boundary()'s `demoFloor`), timed in the same
-  // rounds as the reference's case: the ratio a call at its floor would have.
-  const floorSlice = () => {
-    const inputs = Array.from({ length: perSlice }, () => demoText(calls++));
-    const t = performance.now();
-    for (const input of inputs) demoFloor(input);
-    return perSlice / ((performance.now() - t) / 1000);
-  };
+  const checkBundleSlice = () => demoSlice((text) => ec.checkBundle(text, { now: NOW }));
+  // The demo's floor as issue 15 names it (`demoFloor`), timed in the same rounds as the
+  // reference's case: the ratio a call at its floor would have.
+  const floorSlice = () => demoSlice(demoFloor);
   // The reference, one slice a process (`seconds` after a warm-up of its own, untimed).
   const python = process.env.REFERENCE_PYTHON ?? join(ROOT, ".venv", "bin", "python");
   const refDir = process.env.REFERENCE_DIR ?? join(ROOT, "..", "shared", "reference");

@@ -9,9 +9,9 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 
 CMARKGFM_VERSION=2025.10.22
 
-# The wasm-bindgen version pinned in Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
+# The wasm-bindgen version pinned in js-api/Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
 pinned_bindgen() {
-  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1
+  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' js-api/Cargo.toml | head -n1
 }
 
 step_rust() {
@@ -23,13 +23,9 @@ step_rust() {
 
 step_wasm() {
   step_rust
-  if ! command -v wasm-pack >/dev/null 2>&1; then
-    log "installing wasm-pack (about 3 minutes)"
-    cargo install wasm-pack --locked || cargo install wasm-pack
-  fi
   local want have
   want=$(pinned_bindgen)
-  [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in Cargo.toml"; exit 1; }
+  [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in js-api/Cargo.toml"; exit 1; }
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have" != "$want" ]; then
     log "installing wasm-bindgen-cli $want (about 4 minutes; found '${have:-none}')"

@@ -4,7 +4,7 @@
 
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
-use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::contract::{Citation, Report, Scope};
@@ -196,7 +196,7 @@ impl Serialize for Assessment {
 pub struct Checked<'r> {
     pub assessment: Assessment,
     pub citations: Vec<(&'r Citation, Arc<Snapshot>)>,
-    pub reviews: HashMap<&'r str, &'r Review>,
+    pub reviews: BTreeMap<&'r str, &'r Review>,
     /// The store's policy (the artifact's limits).
     pub policy: crate::policy::Policy,
     /// The store's host hasher (the artifact's digest is hashed by it where it is faster).
@@ -237,8 +237,8 @@ fn review_map<'r>(
     reviews: Vec<(usize, &'r Review)>,
     mode: ReviewMode,
     issues: &mut Vec<Issue>,
-) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
-    let mut map: HashMap<&str, &Review> = HashMap::default();
+) -> Result<BTreeMap<&'r str, &'r Review>, ReviewErrorKind> {
+    let mut map: BTreeMap<&str, &Review> = BTreeMap::default();
     for (index, review) in reviews {
         let problem = if review.scope != *scope {
             Some(ReviewErrorKind::ReviewOtherScope)
@@ -332,8 +332,8 @@ pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, 
         })
         .collect();
     let reviews = review_map(scope, report, &digest, signed, options.reviews, &mut issues)?;
-    let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
-    let mut valid: HashMap<&str, usize> = HashMap::default();
+    let disputed: BTreeSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
+    let mut valid: BTreeMap<&str, usize> = BTreeMap::default();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
     let mut states = Vec::with_capacity(report.claims.len());
     for claim in &report.claims {

@@ -219,7 +219,7 @@ impl Contract for CatalogJson {
         let m = c.object(v, path, &["documents"])?;
         let dp = join(path, "documents");
         let documents = c.required(m, path, "documents").and_then(|d| c.list(d, &dp, 0, usize::MAX, CatalogEntry::check))?;
-        let mut seen = crate::hash::HashSet::default();
+        let mut seen = std::collections::BTreeSet::default();
         for (i, d) in documents.iter().enumerate() {
             if !seen.insert(d.id.as_str()) {
                 c.push(&join(&join(&dp, &i.to_string()), "id"), ViolationCode::DuplicateDocumentId, format!("document id '{}' is used twice", d.id));

@@ -14,7 +14,6 @@ pub mod contract;
 pub mod digest;
 pub mod error;
 pub mod excerpt;
-pub mod hash;
 pub mod import;
 pub mod locate;
 pub mod options;

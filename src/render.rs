@@ -350,7 +350,7 @@ pub fn render_checked_detailed(
     if a.status == Status::Invalid {
         return Err((RenderErrorKind::ReportInvalid, None));
     }
-    let numbers: crate::hash::HashMap<&str, usize> =
+    let numbers: std::collections::BTreeMap<&str, usize> =
         checked.citations.iter().enumerate().map(|(i, (c, _))| (c.citation_id.as_str(), i + 1)).collect();
     let number = |citation_id: &str| numbers.get(citation_id).copied().unwrap_or(0);
     let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::citation::TextIndex;
@@ -84,9 +84,9 @@ struct Slot {
 /// Snapshots of catalogued sources, per scope.
 #[derive(Debug)]
 pub struct EvidenceStore {
-    specs: HashMap<String, Arc<SourceSpec>>,
+    specs: BTreeMap<String, Arc<SourceSpec>>,
     // Per scope, per source id: looked up by borrowed keys, nothing cloned per citation.
-    scopes: HashMap<Scope, HashMap<String, Slot>>,
+    scopes: BTreeMap<Scope, BTreeMap<String, Slot>>,
     policy: Policy,
     clock: Clock,
     closed: bool,
@@ -106,7 +106,7 @@ impl EvidenceStore {
     /// (source sizes, read results, quotes, and the reports assessed and rendered with it).
     pub fn with_policy(specs: Vec<SourceSpec>, policy: Policy, clock: Clock) -> Result<Self, StoreError> {
         let n = specs.len();
-        let map: HashMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
+        let map: BTreeMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
         if n > policy.max_sources {
             let detail = Detail::limit(n, policy.max_sources, "sources", "max_sources");
             return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });
@@ -116,7 +116,7 @@ impl EvidenceStore {
         }
         Ok(EvidenceStore {
             specs: map,
-            scopes: HashMap::default(),
+            scopes: BTreeMap::default(),
             policy,
             clock,
             closed: false,

@@ -8,7 +8,7 @@
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::citation::{Indexer, TextIndex};
@@ -70,7 +70,7 @@ pub fn value_budget(bytes: usize, need: usize) -> usize {
 pub struct Read {
     pub value: Value,
     /// Real item counts of the kept arrays that lost items, by JSON Pointer.
-    pub lengths: HashMap<String, usize>,
+    pub lengths: BTreeMap<String, usize>,
     /// Array items and object entries in the whole input.
     pub values: usize,
     /// The budget in force; `values > budget` means part of the input was not kept.
@@ -127,7 +127,7 @@ struct Reader {
     budget: usize,
     /// Items and entries seen (kept or not).
     values: usize,
-    lengths: HashMap<String, usize>,
+    lengths: BTreeMap<String, usize>,
 }
 
 impl Reader {
@@ -252,7 +252,7 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
     if text.len() > max_bytes {
         return Err(input_too_large(text.len() as u64, max_bytes, subject));
     }
-    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::default() };
+    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: BTreeMap::default() };
     let root = Path { parent: None, seg: Seg::Root };
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = Seed { reader: &mut reader, path: &root }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));

@@ -11,7 +11,7 @@ pub mod validate;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
@@ -75,7 +75,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        checked(v, Checker::new(limits.clone(), HashMap::default()), None)
+        checked(v, Checker::new(limits.clone(), BTreeMap::default()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -170,7 +170,7 @@ fn finish<T>(c: &Checker, before: usize, build: impl FnOnce() -> Option<T>) -> O
 }
 
 /// Whose data this is: one tenant's user never sees another's snapshots or reviews.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Scope {
     pub tenant_id: String,
@@ -520,18 +520,18 @@ impl Report {
     /// report's root, as the reference does, or (not under `reference` messages) a
     /// citation id that names two passages at the second one.
     pub(crate) fn check_links(&self, c: &mut impl Sink, path: &str, reference: bool) {
-        let ids: HashSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
+        let ids: BTreeSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
         }
         // Each citation id's first citation and where it is (its path is written only
         // when a later one names another passage).
-        let mut seen: HashMap<&str, (&Citation, usize, usize)> = HashMap::default();
+        let mut seen: BTreeMap<&str, (&Citation, usize, usize)> = BTreeMap::default();
         let at = |i: usize, j: usize| format!("{path}/claims/{i}/citations/{j}");
         for (i, claim) in self.claims.iter().enumerate() {
             // (A claim with one citation or none cannot name one twice.)
             if claim.citations.len() > 1 {
-                let local: HashSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
+                let local: BTreeSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
                 if local.len() != claim.citations.len() {
                     c.rule(path, ViolationCode::DuplicateCitationInClaim);
                 }
@@ -558,7 +558,7 @@ impl Report {
             }
         }
         for conflict in &self.conflicts {
-            let members: HashSet<&str> = conflict.claim_ids.iter().map(String::as_str).collect();
+            let members: BTreeSet<&str> = conflict.claim_ids.iter().map(String::as_str).collect();
             if members.len() != conflict.claim_ids.len() {
                 c.rule(path, ViolationCode::DuplicateConflictMember);
             }
@@ -664,7 +664,7 @@ pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
 
 /// [`specs_from_value`] under a policy (its filename, kind and identifier rules).
 pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpec>, ContractError> {
-    list_from_value_in(Checker::new(policy.clone(), HashMap::default()), v, "specs", SourceSpec::check, |_, _| {})
+    list_from_value_in(Checker::new(policy.clone(), BTreeMap::default()), v, "specs", SourceSpec::check, |_, _| {})
 }
 
 /// The specs of JSON text, as [`specs_from_value_with`] checks the tree that
@@ -707,7 +707,7 @@ impl Report {
         if !self.links_broken(limits) {
             return Ok(self);
         }
-        let mut c = Checker::new(limits.clone(), HashMap::default());
+        let mut c = Checker::new(limits.clone(), BTreeMap::default());
         self.check_links(&mut c, "", limits.reference_messages);
         Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: c.violations }, limits))
     }

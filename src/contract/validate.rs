@@ -2,7 +2,7 @@
 //! violation with its JSON path. No coercion: a value of the wrong JSON type is an error.
 
 use serde_json::{Map, Value};
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 
 use crate::error::{Violation, ViolationCode};
 
@@ -206,14 +206,14 @@ pub struct Checker {
     /// The list limits in force.
     pub limits: super::Limits,
     /// Real lengths of arrays the reader did not keep whole (see [`super::json::Read`]).
-    pub lengths: HashMap<String, usize>,
+    pub lengths: BTreeMap<String, usize>,
     /// Violations found past [`MAX_VIOLATIONS`].
     unlisted: usize,
 }
 
 impl Checker {
     /// A checker with the given limits and the real lengths of truncated arrays.
-    pub fn new(limits: super::Limits, lengths: HashMap<String, usize>) -> Checker {
+    pub fn new(limits: super::Limits, lengths: BTreeMap<String, usize>) -> Checker {
         Checker { violations: Vec::new(), limits, lengths, unlisted: 0 }
     }
 

@@ -122,7 +122,7 @@ pub fn locate_citations(
     let mut issues = Vec::new();
     let mut loose_gaps = Vec::new();
     // Ids already used by full citations or given in the draft, so generated ones are new.
-    let mut used: crate::hash::HashSet<String> = crate::hash::HashSet::default();
+    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::default();
     let claims_in = draft.get("claims").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
     for claim in claims_in {
         for cite in claim.get("citations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {

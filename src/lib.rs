@@ -3,7 +3,6 @@
 //! The core is pure Rust; `wasm.rs` is the only binding and compiles only for `wasm32`.
 //! Offsets are Unicode code points into LF-normalised text, as in the reference.
 
-pub mod alloc;
 pub mod annotation;
 pub mod assess;
 pub mod bundle;

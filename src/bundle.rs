@@ -8,7 +8,6 @@ use std::borrow::Cow;
 
 use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
-use crate::contract::typed::{self, How};
 use crate::contract::validate::{join, Checker, ANY_STRING};
 use crate::contract::{rule, Contract, Report, Scope, SourceSpec};
 use crate::error::{ContractError, ReviewErrorKind, StoreError};
@@ -38,7 +37,6 @@ impl BundleSource {
 
 impl Contract for BundleSource {
     const SUBJECT: &'static str = "bundle_source";
-    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -80,7 +78,6 @@ impl Bundle {
 
 impl Contract for Bundle {
     const SUBJECT: &'static str = "bundle";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -209,7 +206,7 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 /// Loads sources into a fresh store (each text copied once into it).
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
     let specs = sources.iter().map(|s| s.spec.clone()).collect();
-    let texts = sources.iter().map(|s| (s.revision, Cow::Borrowed(s.content.as_str()), None, s.fetched_at.clone()));
+    let texts = sources.iter().map(|s| (s.revision, Cow::Borrowed(s.content.as_str()), s.fetched_at.clone()));
     fill_store(scope, specs, texts, options)
 }
 
@@ -219,22 +216,17 @@ pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOpt
 fn fill_store<'t>(
     scope: &Scope,
     specs: Vec<SourceSpec>,
-    texts: impl Iterator<Item = (u64, Cow<'t, str>, Option<(usize, crate::citation::TextIndex)>, Option<String>)>,
+    texts: impl Iterator<Item = (u64, Cow<'t, str>, Option<String>)>,
     options: &BundleOptions,
 ) -> Result<EvidenceStore, BundleError> {
     let ids: Vec<String> = specs.iter().map(|s| s.source_id.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
     store.set_host_hasher(options.host_hasher);
-    for (i, (id, (revision, content, given, fetched_at))) in ids.iter().zip(texts).enumerate() {
-        match given {
-            Some((given_bytes, index)) => {
-                let read = crate::contract::json::SourceText { text: content.into_owned(), given_bytes, index };
-                store.restore_normalized(scope, id, read, revision, fetched_at)
-            }
-            None => store.restore_text(scope, id, content, revision, fetched_at),
-        }
-        .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
+    for (i, (id, (revision, content, fetched_at))) in ids.iter().zip(texts).enumerate() {
+        store
+            .restore_text(scope, id, content, revision, fetched_at)
+            .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
     Ok(store)
 }
@@ -248,39 +240,29 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
 /// [`check_bundle`] on a bundle it may take apart: each source's text moves into the
 /// store (normalised in place) instead of being copied. Same result.
 pub fn check_bundle_owned(bundle: Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
-    check_read(ReadBundle { bundle, given: None }, options)
+    check_read(ReadBundle { bundle }, options)
 }
 
 /// A bundle read from JSON text for a check ([`read_for_check`]).
 #[derive(Debug)]
 pub struct ReadBundle {
     bundle: Bundle,
-    /// Each source's content length as given and its index, when the contents are
-    /// LF-normalised.
-    given: Option<Vec<(usize, crate::citation::TextIndex)>>,
 }
 
 /// Reads a bundle's JSON text for [`check_read`]: what [`Contract::from_json_with`]
-/// accepts and refuses, with the same errors, but valid text is read by
-/// [`typed::read_bundle_normalized`], so each source's text is decoded and LF-normalised
-/// in one pass and copied once (the check's result is the same).
+/// accepts and refuses, with the same errors.
 pub fn read_for_check(text: &str, limits: &crate::contract::Limits) -> Result<ReadBundle, ContractError> {
-    match typed::read_bundle_normalized(text, limits) {
-        Some((bundle, given)) if given.len() == bundle.sources.len() => Ok(ReadBundle { bundle, given: Some(given) }),
-        // The fast path accepts what the plain one does: the tree reader gives the error.
-        _ => Bundle::from_json_tree(text, limits).map(|bundle| ReadBundle { bundle, given: None }),
-    }
+    Bundle::from_json_with(text, limits).map(|bundle| ReadBundle { bundle })
 }
 
 /// [`check_bundle_owned`] of a bundle from [`read_for_check`]: each source's text moves
-/// into the store (normalised in place unless it was read normalised), never copied.
+/// into the store (normalised in place), never copied.
 pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
-    let ReadBundle { mut bundle, given } = read;
-    let mut given = given.map(Vec::into_iter);
+    let ReadBundle { mut bundle } = read;
     // Each source's spec, text and fetched_at move into the store (the specs are not copied).
     let (specs, texts): (Vec<_>, Vec<_>) = std::mem::take(&mut bundle.sources)
         .into_iter()
-        .map(|s| (s.spec, (s.revision, Cow::Owned(s.content), given.as_mut().and_then(Iterator::next), s.fetched_at)))
+        .map(|s| (s.spec, (s.revision, Cow::Owned(s.content), s.fetched_at)))
         .unzip();
     let store = fill_store(&bundle.scope, specs, texts.into_iter(), options)?;
     check_loaded(&bundle, &store, options)
@@ -324,15 +306,6 @@ pub fn parse_bundle(text: &str, limits: &crate::contract::Limits, require_conten
 /// texts elsewhere, as the CLI's `--mcp` does. An absent `content` reads as empty; a
 /// present one is checked as usual.
 pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
-    let how = How { content_optional: true, ..How::plain(limits.max_input_bytes) };
-    match typed::read(text, limits, how) {
-        Some(bundle) => Ok(bundle),
-        None => bundle_without_contents_tree(text, limits),
-    }
-}
-
-/// [`bundle_without_contents`] through the tree reader only (see [`Contract::from_json_tree`]).
-pub fn bundle_without_contents_tree(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
     let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
     if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
         for source in sources.iter_mut().filter_map(Value::as_object_mut) {

@@ -116,14 +116,13 @@ fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
     ix.n
 }
 
-/// A [`TextIndex`] made as its text is written, in order (see
-/// [`crate::contract::json::text_normalized`]): the text is not read a second time.
+/// A [`TextIndex`] made as its text is read, in order.
 /// Eight bytes at a time: a word with no checkpoint in it only adds its count of
 /// code-point starts (bytes that are not 10xxxxxx); the others go byte by byte. A code
 /// point starts at every byte that is not a continuation byte, so a word may end inside
 /// a character.
 #[derive(Debug, Default)]
-pub struct Indexer {
+pub(crate) struct Indexer {
     n: usize,
     /// Every byte so far was ASCII: code points are bytes, and no checkpoint is recorded
     /// until the first other byte (ASCII text needs none).
@@ -132,11 +131,6 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// Room for the checkpoints of a text of up to `bytes` bytes.
-    pub fn with_capacity(bytes: usize) -> Indexer {
-        Indexer { n: 0, ascii: true, checkpoints: Vec::with_capacity(bytes / STRIDE + 1) }
-    }
-
     /// At the first byte over 0x7F: the checkpoints of the ASCII text before it (code
     /// point = byte).
     fn leave_ascii(&mut self) {
@@ -163,28 +157,6 @@ impl Indexer {
         }
     }
 
-    /// The first `len` (1 to 7) bytes of `word` written at byte offset `at`.
-    #[inline]
-    pub fn word_part(&mut self, at: usize, word: u64, len: usize) {
-        let kept = u64::MAX >> (64 - 8 * len.clamp(1, 8));
-        let part = word & kept;
-        if self.ascii && part & HI == 0 {
-            self.n += len;
-            return;
-        }
-        // The bytes past `len` read as continuation bytes: not counted.
-        self.word(at, part | (HI & !kept));
-    }
-
-    /// One ASCII byte written at byte offset `at`.
-    #[inline]
-    pub fn ascii(&mut self, at: usize) {
-        if !self.ascii && self.n % STRIDE == 0 {
-            self.checkpoints.push(at);
-        }
-        self.n += 1;
-    }
-
     /// `bytes` written at byte offset `at`.
     pub fn bytes(&mut self, at: usize, bytes: &[u8]) {
         for (i, b) in bytes.iter().enumerate() {
@@ -202,12 +174,6 @@ impl Indexer {
                 self.n += 1;
             }
         }
-    }
-
-    /// The index of the text written (as [`TextIndex::new`] makes it).
-    pub fn finish(self) -> TextIndex {
-        let checkpoints = if self.ascii { Vec::new() } else { self.checkpoints };
-        TextIndex { chars: self.n, ascii: self.ascii, checkpoints, newlines: std::sync::OnceLock::new() }
     }
 }
 

@@ -160,7 +160,6 @@ impl Review {
 
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
-    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -296,19 +295,9 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
 }
 
 /// Review records as JSON text (`null` for none), read as a JSON argument is (strict
-/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: valid text
-/// straight into the records, anything else through [`reviews_from_json_tree`].
+/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: errors of
+/// the JSON text and of the records both name the `reviews`.
 pub fn reviews_from_json(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
-    let how = crate::contract::typed::How::plain(max_bytes);
-    match crate::contract::typed::read_list(text, &crate::contract::Limits::default(), how, true) {
-        Some(reviews) => Ok(reviews),
-        None => reviews_from_json_tree(text, max_bytes),
-    }
-}
-
-/// [`reviews_from_json`] through the tree reader only: errors of the JSON text and of
-/// the records both name the `reviews`.
-pub fn reviews_from_json_tree(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
     reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "reviews")?)
 }
 

@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use crate::citation::TextIndex;
 use crate::clock::Clock;
-use crate::contract::json::SourceText;
 use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_with, HostHasher};
 use crate::error::{ContractError, StoreError, StoreErrorKind};
@@ -245,16 +244,6 @@ impl EvidenceStore {
     pub fn restore_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
         let spec = self.accept(source_id, &content)?;
         self.restore_admitted(scope, source_id, spec, content, None, revision, fetched_at)
-    }
-
-    /// [`Self::restore_text`] of a text the caller has LF-normalised already (CRLF and
-    /// lone CR became LF; see [`crate::contract::json::text_normalized`]), which
-    /// was `given_bytes` UTF-8 bytes as given (the size the limit applies to), with its
-    /// code-point index made by the caller: it is neither copied nor read again, but hashed.
-    pub fn restore_normalized(&mut self, scope: &Scope, source_id: &str, read: SourceText, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
-        let SourceText { text, given_bytes, index } = read;
-        let spec = self.admit(source_id, || validate::is_blank(&text), given_bytes)?;
-        self.restore_admitted(scope, source_id, spec, Cow::Owned(text), Some(index), revision, fetched_at)
     }
 
     #[allow(clippy::too_many_arguments)]

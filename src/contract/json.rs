@@ -11,7 +11,6 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::citation::{Indexer, TextIndex};
 use crate::error::{ContractError, Violation, ViolationCode};
 
 /// The deepest nesting of arrays and objects a JSON input may have: the 128th level
@@ -282,83 +281,4 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
         return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
     }
     Ok(read.value)
-}
-
-// ---- issue 15 (r6-scale): a source's text out of its JSON string in one pass -----------
-
-/// A source's text read out of its JSON string by [`text_normalized`].
-#[derive(Debug, PartialEq, Eq)]
-pub struct SourceText {
-    /// The text, LF-normalised.
-    pub text: String,
-    /// Its length in UTF-8 bytes as given (before normalisation).
-    pub given_bytes: usize,
-    /// Its code-point index (the one [`TextIndex::new`] makes).
-    pub index: TextIndex,
-}
-
-/// A source's text as the store keeps it, from the text serde_json read out of its JSON
-/// string: its newlines normalised as [`crate::digest::normalize_newlines`] does (CRLF
-/// and lone CR become LF) and its code-point index made in the one pass that copies it,
-/// eight bytes a step (each word copied whole, counted, and tested for a CR). The plain
-/// reader copies the string, the store then normalises it in place (another pass, `memchr`
-/// for each CR) and indexes it (a third).
-pub fn text_normalized(text: &str) -> SourceText {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const CR: u64 = LO * 0x0D;
-    let bytes = text.as_bytes();
-    let len = bytes.len();
-    let mut out: Vec<u8> = Vec::with_capacity(len);
-    let dst = out.as_mut_ptr();
-    let mut index = Indexer::with_capacity(len);
-    let (mut r, mut w) = (0, 0);
-    // The text never grows (a CRLF becomes one LF): `w` (bytes written) never passes `r`
-    // (bytes read), so every write lands inside the capacity.
-    loop {
-        // Up to the next CR; a word's bytes past a CR are overwritten next.
-        while let Some(word) = bytes.get(r..r + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([b'\r'; 8]));
-            let x = word ^ CR;
-            let found = x.wrapping_sub(LO) & !x & HI;
-            // SAFETY: w <= r and r + 8 <= len <= capacity.
-            unsafe { dst.add(w).cast::<u64>().write_unaligned(word) };
-            if found != 0 {
-                let run = (found.trailing_zeros() / 8) as usize;
-                if run > 0 {
-                    index.word_part(w, word, run);
-                }
-                r += run;
-                w += run;
-                break;
-            }
-            index.word(w, word);
-            r += 8;
-            w += 8;
-        }
-        while let Some(b) = bytes.get(r).filter(|b| **b != b'\r') {
-            // SAFETY: w <= r < len <= capacity.
-            unsafe { dst.add(w).write(*b) };
-            index.bytes(w, &[*b]);
-            r += 1;
-            w += 1;
-        }
-        if r >= len {
-            break;
-        }
-        // A CR: an LF, and the LF after it (CRLF) dropped.
-        // SAFETY: w <= r < len <= capacity.
-        unsafe { dst.add(w).write(b'\n') };
-        index.ascii(w);
-        w += 1;
-        r += 1;
-        if bytes.get(r) == Some(&b'\n') {
-            r += 1;
-        }
-    }
-    // SAFETY: the first `w` bytes were written above; w <= len = capacity.
-    unsafe { out.set_len(w) };
-    // SAFETY: runs of a `str` cut at ASCII CRs, and ASCII LFs: UTF-8.
-    let text = unsafe { String::from_utf8_unchecked(out) };
-    SourceText { text, given_bytes: len, index: index.finish() }
 }

@@ -2,7 +2,6 @@
 //! citation (a [`TextIndex`] is built once per snapshot), and converting offsets between
 //! the units hosts count in: code points, UTF-16 units and UTF-8 bytes.
 
-use crate::error::OffsetErrorKind;
 
 /// How many code points lie between two checkpoints of a [`TextIndex`]: a lookup reads
 /// at most this many characters; building the index stops at one word in ~40.
@@ -236,4 +235,18 @@ pub fn convert_range(text: &str, start: usize, end: usize, from: Unit, to: Unit)
         return Err(OffsetErrorKind::EmptyRange);
     }
     Ok((convert_offset(text, start, from, to)?, convert_offset(text, end, from, to)?))
+}
+
+crate::error::coded_enum! {
+    /// Why an offset could not be converted between units.
+    OffsetErrorKind {
+        /// The offset is past the end of the text.
+        OutOfRange => ("offset_out_of_range", "偏移量超出正文末尾。", "The offset is past the end of the text."),
+        /// The UTF-16 offset falls between the two halves of a surrogate pair.
+        SplitsSurrogatePair => ("splits_surrogate_pair", "UTF-16 偏移量落在代理对中间,不是字符边界。", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
+        /// The UTF-8 offset falls inside the bytes of one character.
+        SplitsUtf8Sequence => ("splits_utf8_sequence", "UTF-8 偏移量落在一个字符的字节中间,不是字符边界。", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
+        /// The range is empty or reversed.
+        EmptyRange => ("empty_range", "区间必须非空,采用左闭右开区间。", "The range must be non-empty and half-open: start < end."),
+    }
 }

@@ -10,7 +10,9 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
+use crate::json::join;
+use crate::rules::{sized, IDENTIFIER};
+use crate::contract::Checker;
 use crate::contract::Contract;
 use crate::digest::sha256_hex;
 use crate::error::{ContractError, ViolationCode};

@@ -6,8 +6,8 @@
 mod support;
 
 use evidence_check::bundle::Bundle;
-use evidence_check::contract::json::{read_bounded, value_budget, DEFAULT_MAX_INPUT_BYTES};
-use evidence_check::contract::validate::MAX_VIOLATIONS;
+use evidence_check::json::{read_bounded, value_budget, DEFAULT_MAX_INPUT_BYTES};
+use evidence_check::contract::checker::MAX_VIOLATIONS;
 use evidence_check::Report;
 use support::read_json;
 
@@ -103,7 +103,7 @@ fn nested_lists_and_wide_objects_stay_within_the_budget() {
 #[test]
 fn parse_strict_refuses_what_it_cannot_keep() {
     let text = format!("[{}]", vec!["0"; 600_000].join(","));
-    let e = evidence_check::contract::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap_err();
+    let e = evidence_check::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap_err();
     assert_eq!(codes(&e), ["too_many_values"]);
 }
 
@@ -124,6 +124,6 @@ fn parse_strict_keeps_a_large_list_of_short_documents() {
     // 20,000 documents with a 40-character body: 80,000 values in 1.7 MB (21 bytes a value).
     let docs: Vec<String> = (0..20_000).map(|i| format!(r#"{{"id":"d{i}","title":"t","body":"{i:040}"}}"#)).collect();
     let text = format!("[{}]", docs.join(","));
-    let v = evidence_check::contract::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap();
+    let v = evidence_check::json::parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, "argument").unwrap();
     assert_eq!(v.as_array().unwrap().len(), 20_000);
 }

@@ -4,7 +4,7 @@
 
 mod support;
 
-use evidence_check::contract::validate::{is_blank, is_digest, is_filename, is_identifier};
+use evidence_check::rules::{is_blank, is_digest, is_filename, is_identifier};
 use evidence_check::{Contract, Report};
 use serde_json::json;
 use support::*;
@@ -101,7 +101,7 @@ fn lengths_count_code_points() {
 
 #[test]
 fn a_length_rule_counts_code_points_whatever_the_bytes() {
-    use evidence_check::contract::validate::{check_str, sized};
+    use evidence_check::rules::{check_str, sized};
     let (rule, at_least) = (sized(3, 5), sized(3, 1000));
     let code = |s: &str| check_str(s, &rule).map_err(|(code, message)| (code.code().to_owned(), message));
     for ok in ["abc", "abcde", "😀😀😀", "😀😀😀😀😀", "ééééé", "a😀b"] {
@@ -221,7 +221,7 @@ fn json_text_duplicate_keys_and_size_limit() {
 /// naming its subject: never serde_json's "recursion limit exceeded" (round 11, red team).
 #[test]
 fn too_deep_json_is_the_librarys_own_refusal_naming_its_subject() {
-    use evidence_check::contract::json::{parse_strict, too_deep, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH};
+    use evidence_check::json::{parse_strict, too_deep, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH};
     let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     let own = |column: usize| format!("the JSON nests deeper than 127 levels (at line 1 column {column}); it was not read");
     assert_eq!(MAX_DEPTH, 127);

@@ -5,8 +5,15 @@
 //! the reference's: unknown fields rejected, no coercion, identifier/filename/digest
 //! patterns, lengths in code points, list limits and cross-field rules.
 
-pub mod json;
-pub mod validate;
+pub mod checker;
+pub mod dialect;
+
+pub use checker::Checker;
+pub use dialect::Dialect;
+/// The strict reader's old path (now [`crate::json`]), kept for `src/options.rs` until
+/// the binding's owner moves it.
+#[doc(hidden)]
+pub use crate::json;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -14,12 +21,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
-use validate::{join, sized, Checker, DIGEST};
+use crate::json::join;
+use crate::rules::{self, sized, DIGEST};
 
 /// The rules of the contracts' fields, in one place ([`Contract::check`] through
-/// [`validate::Checker`]).
+/// [`Checker`]).
 pub mod rule {
-    use super::validate::{sized, StrRule};
+    use crate::rules::{sized, StrRule};
     use super::Limits;
 
     /// A report's or a source spec's title.
@@ -141,7 +149,7 @@ pub fn with_raise_hints(mut e: ContractError, policy: &Limits) -> ContractError 
             _ => None,
         };
         if let Some(field) = field {
-            v.message = format!("{}; {}", v.message, crate::policy::how_to_raise(field, crate::error::Lang::En));
+            v.message = format!("{}; {}", v.message, crate::error::how_to_raise(field, crate::error::Lang::En));
         }
     }
     e
@@ -211,13 +219,13 @@ impl SourceKind {
     }
 
     /// The policy's rule on a `kind` (`None`: not a string), for both readers.
-    pub(crate) fn in_policy(policy: &Limits, s: Option<&str>) -> Result<SourceKind, validate::Fault> {
+    pub(crate) fn in_policy(policy: &Limits, s: Option<&str>) -> Result<SourceKind, rules::Fault> {
         match (&policy.kinds, s) {
             (crate::policy::KindRule::List(names), s) => {
                 let options: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), n.as_str())).collect();
-                validate::check_literal(s, &options).map(SourceKind::from_name)
+                rules::check_literal(s, &options).map(SourceKind::from_name)
             }
-            (crate::policy::KindRule::Any(_), Some(s)) => validate::check_str(s, &policy.identifier_rule()).map(|()| SourceKind::from_name(s)),
+            (crate::policy::KindRule::Any(_), Some(s)) => rules::check_str(s, &policy.identifier_rule()).map(|()| SourceKind::from_name(s)),
             (crate::policy::KindRule::Any(_), None) => Err((ViolationCode::WrongType, String::new())),
         }
     }
@@ -226,7 +234,7 @@ impl SourceKind {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         if matches!(c.limits.kinds, crate::policy::KindRule::Any(_)) && !v.is_string() {
             // The type error, with the type's name.
-            return c.string(v, path, &validate::ANY_STRING).map(|s| SourceKind::from_name(&s));
+            return c.string(v, path, &rules::ANY_STRING).map(|s| SourceKind::from_name(&s));
         }
         let kind = SourceKind::in_policy(&c.limits, v.as_str());
         c.report(path, kind)
@@ -352,7 +360,7 @@ pub struct Citation {
 
 /// The limits on a citation's quote under the reference policy, in code points (see
 /// [`crate::policy::Policy::quote_rule`]).
-pub const QUOTE_RULE: validate::StrRule = sized(1, 800);
+pub const QUOTE_RULE: rules::StrRule = sized(1, 800);
 
 impl Citation {
     pub(crate) const FIELDS: &'static [&'static str] = &["citation_id", "ref", "start", "end", "quote"];
@@ -614,14 +622,14 @@ pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpe
 
 impl Report {
     /// Parses and checks a report from JSON text in a dialect: with
-    /// [`crate::schema::Dialect::OpenAiStrict`] a `null` in an optional field means
+    /// [`Dialect::OpenAiStrict`] a `null` in an optional field means
     /// absent (what strict structured outputs write).
-    pub fn from_json_in(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
+    pub fn from_json_in(text: &str, dialect: Dialect, limits: &Limits) -> Result<Report, ContractError> {
         match dialect {
-            crate::schema::Dialect::Standard => read_checked(text, limits),
-            crate::schema::Dialect::OpenAiStrict => {
+            Dialect::Standard => read_checked(text, limits),
+            Dialect::OpenAiStrict => {
                 let mut v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
-                crate::schema::strip_nulls(&mut v);
+                dialect::strip_nulls(&mut v);
                 Report::from_value_with(&v, limits)
             }
         }

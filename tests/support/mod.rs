@@ -70,14 +70,14 @@ pub fn read_without_contents(text: &str, limits: &Limits) -> Result<evidence_che
 
 /// `reviews_from_json`.
 pub fn read_reviews(text: &str) -> Result<Vec<evidence_check::Review>, ContractError> {
-    evidence_check::review::reviews_from_json(text, evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES)
+    evidence_check::review::reviews_from_json(text, evidence_check::json::DEFAULT_MAX_INPUT_BYTES)
 }
 
 /// A store's specs (`new EvidenceStore`): `specs_from_value_with` of the tree that
 /// `parse_strict` reads.
 pub fn read_specs(text: &str, limits: &Limits) -> Result<Vec<evidence_check::contract::SourceSpec>, ContractError> {
     use evidence_check::contract::{json::parse_strict, specs_from_value_with};
-    let max = evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
+    let max = evidence_check::json::DEFAULT_MAX_INPUT_BYTES;
     parse_strict(text, max, "specs").and_then(|v| specs_from_value_with(&v, limits))
 }
 

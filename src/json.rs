@@ -113,7 +113,7 @@ impl Path<'_> {
         while let Some(p) = at {
             match p.seg {
                 Seg::Root => {}
-                Seg::Key(k) => segs.push(super::validate::pointer_segment(k)),
+                Seg::Key(k) => segs.push(pointer_segment(k)),
                 Seg::Index(i) => segs.push(i.to_string()),
             }
             at = p.parent;
@@ -281,4 +281,44 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
         return Err(ContractError { subject, violations: vec![read.truncation_violation()] });
     }
     Ok(read.value)
+}
+
+// ---- JSON Pointers (RFC 6901) --------------------------------------------------------
+
+/// Escapes one JSON Pointer segment (RFC 6901).
+pub fn pointer_segment(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    push_segment(&mut out, key);
+    out
+}
+
+/// Appends `key` escaped as a JSON Pointer segment (`~` as `~0`, `/` as `~1`).
+fn push_segment(out: &mut String, key: &str) {
+    let mut rest = key;
+    while let Some(at) = rest.find(['~', '/']) {
+        let (plain, special) = rest.split_at(at);
+        out.push_str(plain);
+        out.push_str(if special.starts_with('~') { "~0" } else { "~1" });
+        rest = special.get(1..).unwrap_or("");
+    }
+    out.push_str(rest);
+}
+
+/// Appends a key to a JSON Pointer.
+pub fn join(path: &str, key: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 1 + key.len());
+    out.push_str(path);
+    out.push('/');
+    push_segment(&mut out, key);
+    out
+}
+
+/// Appends an index to a JSON Pointer.
+pub fn join_index(path: &str, index: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(path.len() + 4);
+    out.push_str(path);
+    // Writing to a `String` cannot fail.
+    let _ = write!(out, "/{index}");
+    out
 }

@@ -89,7 +89,7 @@ profile:
 bench-quick: build $(CORE_ALONE) $(SIZE_FLOOR)
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
-FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome readers_agree
+FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome
 FUZZ_SECONDS ?= 300
 
 ## fuzz: every fuzz target for FUZZ_SECONDS seconds (see fuzz/README.md)

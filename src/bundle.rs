@@ -389,8 +389,16 @@ pub fn utf8_text(bytes: Vec<u8>, skipped: usize, name: &'static str) -> Result<S
 pub mod note_rule {
     use crate::rules::{sized, StrRule};
 
-    pub const IMPORTERS: [(&str, &str); 2] = [("anthropic", "anthropic"), ("locate", "locate")];
-    pub const UNITS: [(&str, &str); 4] = [("code_point", "code_point"), ("utf16", "utf16"), ("block", "block"), ("unmatched", "unmatched")];
+    pub const IMPORTERS: [(&str, &str); 5] = [("anthropic", "anthropic"), ("locate", "locate"), ("bedrock", "bedrock"), ("openai", "openai"), ("gemini", "gemini")];
+    pub const UNITS: [(&str, &str); 7] = [
+        ("code_point", "code_point"),
+        ("utf16", "utf16"),
+        ("block", "block"),
+        ("unmatched", "unmatched"),
+        ("page", "page"),
+        ("chunk", "chunk"),
+        ("quote", "quote"),
+    ];
     pub const WHITESPACE: [(&str, &str); 2] = [("exact", "exact"), ("loose", "loose")];
     pub const SEPARATOR: StrRule = sized(0, 16);
 
@@ -405,8 +413,8 @@ pub mod note_rule {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(optional_fields))]
 pub struct ImportNote {
-    /// `anthropic` or `locate`.
-    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\""))]
+    /// `anthropic`, `locate`, `bedrock`, `openai` or `gemini`.
+    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\" | \"bedrock\" | \"openai\" | \"gemini\""))]
     pub importer: String,
     /// The citation the note is about (or `source_id`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -417,10 +425,11 @@ pub struct ImportNote {
     /// Anthropic: the document's index in the request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document_index: Option<u64>,
-    /// Anthropic: the unit in which the model's range held its `cited_text`
-    /// (`code_point`, `utf16`, `block` for content documents), or `unmatched`.
+    /// Anthropic, Bedrock: the unit in which the model's range held its cited text
+    /// (`code_point`, `utf16`, `block` for content documents), or `unmatched`; a quote
+    /// located in a page, a chunk or the whole snapshot: `page`, `chunk`, `quote`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "\"code_point\" | \"utf16\" | \"block\" | \"unmatched\""))]
+    #[cfg_attr(test, ts(optional, type = "\"code_point\" | \"utf16\" | \"block\" | \"unmatched\" | \"page\" | \"chunk\" | \"quote\""))]
     pub unit: Option<String>,
     /// Anthropic content documents: the separator the blocks were joined with.
     #[serde(skip_serializing_if = "Option::is_none")]

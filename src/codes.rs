@@ -9,6 +9,7 @@ use crate::error::{BindingErrorKind, Lang, ViolationCode};
 use crate::render::RenderErrorKind;
 use crate::review::{ReviewErrorKind, SignatureProblem};
 use crate::store::StoreErrorKind;
+use crate::import::provider::ImportIssueKind;
 
 /// The message of any store, review or render code in a language (for messages made
 /// in Chinese and shown in another language).
@@ -24,6 +25,7 @@ pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
         .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| BindingErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| CatalogErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| ImportIssueKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
 }
 

@@ -117,6 +117,10 @@ fn generate_with_names() -> (String, Vec<(String, String)>) {
         .add::<import::quotes::LocateIssue>()
         .add::<import::quotes::LocateResult>()
         .add::<import::quotes::LocatedBundle>()
+        // provider importers
+        .union("Why a provider's citation was not checked, or was flagged.", "ImportIssueCode", import::provider::ImportIssueKind::CODES)
+        .add::<import::provider::ImportIssue>()
+        .add::<import::provider::ProviderImport>()
         // the policy
         .add::<policy::AnyIdentifier>()
         .add::<policy::KindRule>()

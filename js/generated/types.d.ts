@@ -195,9 +195,9 @@ fetched_at?: string, };
  */
 export type ImportNote = { 
 /**
- * `anthropic` or `locate`.
+ * `anthropic`, `locate`, `bedrock`, `openai` or `gemini`.
  */
-importer: "anthropic" | "locate", 
+importer: "anthropic" | "locate" | "bedrock" | "openai" | "gemini", 
 /**
  * The citation the note is about (or `source_id`).
  */
@@ -211,10 +211,11 @@ source_id?: string,
  */
 document_index?: number, 
 /**
- * Anthropic: the unit in which the model's range held its `cited_text`
- * (`code_point`, `utf16`, `block` for content documents), or `unmatched`.
+ * Anthropic, Bedrock: the unit in which the model's range held its cited text
+ * (`code_point`, `utf16`, `block` for content documents), or `unmatched`; a quote
+ * located in a page, a chunk or the whole snapshot: `page`, `chunk`, `quote`.
  */
-unit?: "code_point" | "utf16" | "block" | "unmatched", 
+unit?: "code_point" | "utf16" | "block" | "unmatched" | "page" | "chunk" | "quote", 
 /**
  * Anthropic content documents: the separator the blocks were joined with.
  */
@@ -291,6 +292,42 @@ export type LocateResult = { report: ParsedReport, located: Array<LocatedCitatio
  * What [`locate_bundle`] made: the bundle with located citations, and what was found.
  */
 export type LocatedBundle = { bundle: ParsedBundle, located: Array<LocatedCitation>, issues: Array<LocateIssue>, };
+/** Why a provider's citation was not checked, or was flagged. */
+export type ImportIssueCode = "existence_only" | "no_cited_text" | "source_not_supplied" | "cited_text_not_found" | "cited_text_ambiguous" | "answer_offsets_mismatch" | "answer_offsets_out_of_range" | "location_not_checkable";
+/**
+ * One citation that was not checked, or that was flagged: its code, why, and where it
+ * is in the response.
+ */
+export type ImportIssue = { code: ImportIssueCode, message: string, 
+/**
+ * The JSON Pointer of the citation in the response (`/output/message/content/0/…`).
+ */
+path: string, 
+/**
+ * The answer text the citation supports, when known.
+ */
+claim?: string, 
+/**
+ * The bundle's citation, when it was kept (flagged) so that the check reports it.
+ */
+citation_id?: string, 
+/**
+ * The host's source it names, when there is one.
+ */
+source_id?: string, 
+/**
+ * The unit of the offsets concerned (`code_point`, `utf16`, `utf8`).
+ */
+unit?: string, 
+/**
+ * Gemini: the part of the answer the offsets are in.
+ */
+part_index?: number, };
+/**
+ * What a provider importer made: the bundle (check it with `check_bundle`) and every
+ * citation it could not check or flagged.
+ */
+export type ProviderImport = { provider: "anthropic" | "bedrock" | "openai" | "gemini", bundle: ParsedBundle, issues: Array<ImportIssue>, };
 /**
  * The JSON spelling of [`KindRule::Any`].
  */

@@ -138,7 +138,7 @@ fn char_range(raw: &str, index: &TextIndex, start: usize, end: usize, cited: &st
 
 /// The code-point offset in the LF-normalised text of offset `cp` of the raw text
 /// (each CRLF pair becomes one character).
-fn normalized_offset(raw: &str, cp: usize) -> usize {
+pub(crate) fn normalized_offset(raw: &str, cp: usize) -> usize {
     let mut removed = 0;
     let mut prev_cr = false;
     for ch in raw.chars().take(cp) {

@@ -117,6 +117,9 @@ fn generate_with_names() -> (String, Vec<(String, String)>) {
         .add::<import::quotes::LocateIssue>()
         .add::<import::quotes::LocateResult>()
         .add::<import::quotes::LocatedBundle>()
+        // W3C annotations read from text
+        .add::<crate::annotation::ContextTrim>()
+        .add::<crate::annotation::AnnotationImport>()
         // provider importers
         .union("Why a provider's citation was not checked, or was flagged.", "ImportIssueCode", import::provider::ImportIssueKind::CODES)
         .add::<import::provider::ImportIssue>()

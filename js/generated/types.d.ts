@@ -292,6 +292,22 @@ export type LocateResult = { report: ParsedReport, located: Array<LocatedCitatio
  * What [`locate_bundle`] made: the bundle with located citations, and what was found.
  */
 export type LocatedBundle = { bundle: ParsedBundle, located: Array<LocatedCitation>, issues: Array<LocateIssue>, };
+/**
+ * A context that lost a lone surrogate at its outer edge.
+ */
+export type ContextTrim = { 
+/**
+ * `prefix` (its first UTF-16 unit) or `suffix` (its last).
+ */
+field: "prefix" | "suffix", 
+/**
+ * The dropped unit, as its JSON escape (`\udc00`).
+ */
+unit: string, message: string, };
+/**
+ * What [`import_web_annotation`] made: the citation, and each context it trimmed.
+ */
+export type AnnotationImport = { citation: Citation, trimmed: Array<ContextTrim>, };
 /** Why a provider's citation was not checked, or was flagged. */
 export type ImportIssueCode = "existence_only" | "no_cited_text" | "source_not_supplied" | "cited_text_not_found" | "cited_text_ambiguous" | "answer_offsets_mismatch" | "answer_offsets_out_of_range" | "location_not_checkable";
 /**

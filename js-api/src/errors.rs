@@ -16,10 +16,6 @@ pub(crate) struct ErrorClasses {
     pub(crate) contract: js_sys::Object,
     pub(crate) evidence: js_sys::Object,
     pub(crate) object: js_sys::Object,
-    /// The entry's `errorData(contract, json)`: when registered, a thrown value is made by
-    /// it from [`evidence_check::error::thrown_json`], and the entry's patched glue makes the error
-    /// once the call has returned (an `Error` made here captures the wasm frames: 15–30 µs).
-    pub(crate) data: Option<js_sys::Function>,
     /// The entry's `jsonFromUtf16(units)`: when registered, a result with non-ASCII text
     /// crosses as UTF-16 code units (see [`to_js`]).
     pub(crate) json16: Option<js_sys::Function>,
@@ -59,17 +55,17 @@ thread_local! {
         let (contract_ctor, contract) = make_class("ContractError", &base);
         let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
         let object = classes_object(&base_ctor, &contract_ctor, &evidence_ctor);
-        ErrorClasses { contract, evidence, object, data: None, json16: None }
+        ErrorClasses { contract, evidence, object, json16: None }
     });
 }
 
 /// Registers the package's own error classes (internal: the entries call it once).
 #[wasm_bindgen(js_name = __registerErrorClasses, skip_typescript)]
-pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, data: Option<js_sys::Function>, json16: Option<js_sys::Function>) -> Result<(), JsValue> {
+pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, json16: Option<js_sys::Function>) -> Result<(), JsValue> {
     let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
         Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
     };
-    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), data, json16 };
+    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), json16 };
     CLASSES.with(|c| *c.borrow_mut() = classes);
     Ok(())
 }
@@ -85,12 +81,6 @@ pub fn error_classes() -> JsErrorClasses {
 /// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
 /// the error's own details as properties.
 pub(crate) fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
-    if let Some(make) = CLASSES.with(|c| c.borrow().data.clone()) {
-        let (contract, json) = evidence_check::error::thrown_json(e, lang);
-        if let Ok(data) = make.call2(&JsValue::UNDEFINED, &JsValue::from_bool(contract), &JsValue::from_str(&json)) {
-            return data;
-        }
-    }
     let issues = e.issues(lang);
     let err = js_sys::Error::new(&e.message(lang));
     CLASSES.with(|c| {

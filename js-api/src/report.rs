@@ -269,24 +269,3 @@ impl Reviews {
         true
     }
 }
-
-// ==== issue 15 (r10-args): a review added as text =======================================
-// `Reviews.add` read its review here: `undefined`, function and symbol tests, then
-// `JSON.stringify` and the text's `typeof`, length and copy, eight imports. The glue
-// (patched by js/entry-hook.mjs, see js/entry-args.mjs) now serialises the review with the
-// same `JSON.stringify` and passes the text, which it copies before the call without an
-// import. A review the module would not serialise takes `add` as before, and one whose
-// serialisation throws or gives nothing is replaced by a stand-in that does the same in
-// `add`, so every error stays what it was.
-
-#[wasm_bindgen]
-impl Reviews {
-    /// `add` given the review's JSON text as `JSON.stringify` gave it to the glue, and its
-    /// length in UTF-16 units: what `add` reads from a review it serialises (internal: the
-    /// patched glue calls it). A text longer than the module reads is passed as "" and
-    /// refused by its length, as `add` refuses it: never copied.
-    #[wasm_bindgen(js_name = __addText, skip_typescript)]
-    pub fn add_text(&self, text: &str, units: u32) -> Result<u32, JsValue> {
-        self.push_text(stringified(units as usize, || text, "review", DEFAULT_MAX_INPUT_BYTES, self.lang)?)
-    }
-}

@@ -70,8 +70,8 @@ pub fn record_review(
         key.as_deref(),
     )
     .in_lang(lang)?;
-    let text = written(serde_json::to_string(&review))?;
-    let value = json_text_to_js(&text)?;
+    let text = serde_json::to_string(&review).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
+    let value = to_js(&review)?;
     remember_recorded(evidence_check::parsed::Recorded::new(review, text));
     Ok(value.unchecked_into())
 }
@@ -124,9 +124,8 @@ pub fn render(
     let host = store.core_arg(lang)?.host_hasher();
     let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
-    let mut a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
-    let content = std::mem::take(&mut a.content);
-    with_content(&a, &content, false).map(JsCast::unchecked_into)
+    let a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
+    typed(&a)
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
@@ -139,13 +138,7 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
     let text = bundle_text(&bundle.into(), &options.policy, lang)?;
     let bundle = evidence_check::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
     drop(text);
-    let mut result = evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?;
-    let content = result.artifact.as_mut().map(|a| std::mem::take(&mut a.content));
-    match content {
-        Some(content) => with_content(&result, &content, true),
-        None => to_js(&result),
-    }
-    .map(JsCast::unchecked_into)
+    typed(&evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?)
 }
 
 // ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================

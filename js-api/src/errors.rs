@@ -16,9 +16,6 @@ pub(crate) struct ErrorClasses {
     pub(crate) contract: js_sys::Object,
     pub(crate) evidence: js_sys::Object,
     pub(crate) object: js_sys::Object,
-    /// The entry's `jsonFromUtf16(units)`: when registered, a result with non-ASCII text
-    /// crosses as UTF-16 code units (see [`to_js`]).
-    pub(crate) json16: Option<js_sys::Function>,
 }
 
 pub(crate) fn make_class(name: &str, parent: &js_sys::Object) -> (JsValue, js_sys::Object) {
@@ -48,24 +45,24 @@ pub(crate) fn classes_object(base: &JsValue, contract: &JsValue, evidence: &JsVa
 }
 
 thread_local! {
-    pub(crate) static CLASSES: std::cell::RefCell<ErrorClasses> = std::cell::RefCell::new({
+    static CLASSES: std::cell::RefCell<ErrorClasses> = std::cell::RefCell::new({
         let error_proto: js_sys::Object = js_sys::Error::new("").into();
         let error_proto = js_sys::Object::get_prototype_of(&error_proto);
         let (base_ctor, base) = make_class("EvidenceCheckError", &error_proto);
         let (contract_ctor, contract) = make_class("ContractError", &base);
         let (evidence_ctor, evidence) = make_class("EvidenceError", &base);
         let object = classes_object(&base_ctor, &contract_ctor, &evidence_ctor);
-        ErrorClasses { contract, evidence, object, json16: None }
+        ErrorClasses { contract, evidence, object }
     });
 }
 
 /// Registers the package's own error classes (internal: the entries call it once).
 #[wasm_bindgen(js_name = __registerErrorClasses, skip_typescript)]
-pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function, json16: Option<js_sys::Function>) -> Result<(), JsValue> {
+pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function, evidence: js_sys::Function) -> Result<(), JsValue> {
     let proto = |f: &js_sys::Function| -> Result<js_sys::Object, JsValue> {
         Reflect::get(f, &JsValue::from_str("prototype"))?.dyn_into::<js_sys::Object>()
     };
-    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence), json16 };
+    let classes = ErrorClasses { contract: proto(&contract)?, evidence: proto(&evidence)?, object: classes_object(&base, &contract, &evidence) };
     CLASSES.with(|c| *c.borrow_mut() = classes);
     Ok(())
 }

@@ -7,7 +7,6 @@
 //! `evidence-check/extras` subpath re-exports part of it.
 #![cfg(target_arch = "wasm32")]
 
-mod utf16;
 mod args;
 mod bytes;
 mod catalog;
@@ -23,7 +22,7 @@ mod schema;
 mod store;
 mod types;
 
-use js_sys::{JsString, Reflect, JSON};
+use js_sys::{JsString, Reflect};
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

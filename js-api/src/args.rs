@@ -45,7 +45,7 @@ pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<
     // ASCII text holds no U+FFFD.
     let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !value.unchecked_ref::<JsString>().is_valid_utf16() {
-        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::Zh));
+        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::default()));
     }
     Ok(text)
 }
@@ -126,30 +126,6 @@ pub(crate) fn stringify_error(thrown: &JsValue, name: &str, subject: &'static st
     argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
 }
 
-/// The subject of the JSON reader's errors for an argument read as plain JSON
-/// (`value_arg`, `json_value_arg`): the contract the argument is read as (`result` is a
-/// `read_result`), else the argument's own name, the options object for one of its
-/// entries (`options.policy`).
-pub(crate) fn subject_of(name: &str) -> &'static str {
-    const SUBJECTS: &[(&str, &str)] = &[
-        ("annotation", "web_annotation"),
-        ("claims", "claims"),
-        ("documents", "documents"),
-        ("draft", "draft"),
-        ("json", "catalog"),
-        ("observations", "observations"),
-        ("outcome", "outcome"),
-        ("policy", "policy"),
-        ("request", "request"),
-        ("response", "response"),
-        ("result", "read_result"),
-    ];
-    if name.starts_with("options.") {
-        return "options";
-    }
-    SUBJECTS.iter().find(|(n, _)| *n == name).map_or("argument", |(_, subject)| subject)
-}
-
 /// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
 /// before `text` gives (copies) it, then for an escaped lone surrogate.
 pub(crate) fn stringified<T: AsRef<str>>(units: usize, text: impl FnOnce() -> T, name: &str, max_bytes: usize, lang: Lang) -> Result<T, JsValue> {
@@ -173,14 +149,14 @@ pub(crate) fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let subject = subject_of(name);
+    let subject = evidence_check::options::argument_subject(name);
     let text = json_text(value, false, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
 /// A JSON argument given as an object or as JSON text.
 pub(crate) fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
-    let subject = subject_of(name);
+    let subject = evidence_check::options::argument_subject(name);
     let text = json_text(value, true, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }

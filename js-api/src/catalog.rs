@@ -31,7 +31,7 @@ pub(crate) fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
 /// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
 /// naming it once it was freed, before the call or by the caller's code during it.
 pub(crate) fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::Zh))
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::default()))
 }
 
 /// Documents imported once, their digests frozen: the same body again is a no-op, a
@@ -71,8 +71,8 @@ impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
-        let options = options_arg::<evidence_check::options::CatalogOptions>(options.map(Into::into), Lang::Zh)?;
-        let lang = options.lang_or(Lang::Zh);
+        let options = options_arg::<evidence_check::options::CatalogOptions>(options.map(Into::into), Lang::default())?;
+        let lang = options.lang_or(Lang::default());
         let documents = match &options.documents {
             Some(docs) => documents_from_value(docs),
             None => Ok(Vec::new()),
@@ -85,7 +85,7 @@ impl DocumentCatalog {
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(json: JsCatalogJsonInput, options: Option<JsLangOptions>) -> Result<DocumentCatalog, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
         let json: JsValue = json.into();
         let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
         Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))

@@ -6,8 +6,8 @@ use crate::*;
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<ReportHandle, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
-    let lang = options.lang_or(Lang::Zh);
+    let options = options_arg::<evidence_check::options::ParseOptions>(options.map(Into::into), Lang::default())?;
+    let lang = options.lang_or(Lang::default());
     let policy = options.limits().in_lang(lang)?;
     let text = json_text(&input.into(), true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
     let parsed = evidence_check::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
@@ -17,7 +17,7 @@ pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Re
 
 #[wasm_bindgen(js_name = reportDigest)]
 pub fn report_digest(report: JsReportArg) -> Result<String, JsValue> {
-    match report_arg(&report.into(), &Limits::default(), Lang::Zh)? {
+    match report_arg(&report.into(), &Limits::default(), Lang::default())? {
         ReportArg::Handle(parsed) => Ok(parsed.digest().to_owned()),
         ReportArg::Plain(report) => Ok(evidence_check::digest::report_digest(&report)),
     }
@@ -39,8 +39,8 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
-    let options = options_arg::<evidence_check::options::ReviewOptions>(options.map(Into::into), Lang::Zh)?;
-    let lang = options.lang_or(Lang::Zh);
+    let options = options_arg::<evidence_check::options::ReviewOptions>(options.map(Into::into), Lang::default())?;
+    let lang = options.lang_or(Lang::default());
     let policy = options.limits().in_lang(lang)?;
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let report = report_arg(&report.into(), &policy, lang)?;
@@ -131,8 +131,8 @@ pub fn render(
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
 #[wasm_bindgen(js_name = checkBundle)]
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
-    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
-    let lang = options.lang_or(Lang::Zh);
+    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options.map(Into::into), Lang::default())?;
+    let lang = options.lang_or(Lang::default());
     let host = host_hasher(options.host_hashing);
     let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
     let text = bundle_text(&bundle.into(), &options.policy, lang)?;
@@ -150,8 +150,8 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
 #[wasm_bindgen(js_name = parseBundle)]
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
-    let lang = options.lang_or(Lang::Zh);
+    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options.map(Into::into), Lang::default())?;
+    let lang = options.lang_or(Lang::default());
     let limits = options.limits().in_lang(lang)?;
     let text = bundle_text(&bundle.into(), &limits, lang)?;
     typed(&evidence_check::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)

@@ -18,8 +18,8 @@ pub fn to_web_annotations(scope: JsScope, report: JsReportArg, store: &EvidenceS
 /// annotation, see `EvidenceStore.fromWebAnnotation`).
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
-    let v = value_arg(&annotation.into(), "annotation", Lang::Zh)?;
-    typed(&evidence_check::annotation::from_web_annotation(&v).in_lang(Lang::Zh)?)
+    let v = value_arg(&annotation.into(), "annotation", Lang::default())?;
+    typed(&evidence_check::annotation::from_web_annotation(&v).in_lang(Lang::default())?)
 }
 
 // ==== importers and the quote locator (issue 17) ========================================
@@ -41,8 +41,8 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
 /// bundle to check, what was located, and the issues.
 #[wasm_bindgen(js_name = locateBundle)]
 pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
-    let options = options_arg::<evidence_check::options::LocateBundleOptions>(options.map(Into::into), Lang::Zh)?;
-    let lang = options.lang_or(Lang::Zh);
+    let options = options_arg::<evidence_check::options::LocateBundleOptions>(options.map(Into::into), Lang::default())?;
+    let lang = options.lang_or(Lang::default());
     let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, host_hasher: host_hasher(None), ..options.bundle(host_clock()).in_lang(lang)? };
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
     typed(&evidence_check::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
@@ -52,8 +52,8 @@ pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
     // No options at all reads as every default: the core refuses the missing scope.
-    let core = options_arg::<evidence_check::options::AnthropicOptions>(Some(options.into()), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
-    let request = json_value_arg(&request.into(), "request", Lang::Zh)?;
-    let response = json_value_arg(&response.into(), "response", Lang::Zh)?;
-    typed(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)
+    let core = options_arg::<evidence_check::options::AnthropicOptions>(Some(options.into()), Lang::default())?.anthropic().in_lang(Lang::default())?;
+    let request = json_value_arg(&request.into(), "request", Lang::default())?;
+    let response = json_value_arg(&response.into(), "response", Lang::default())?;
+    typed(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::default())?)
 }

@@ -13,7 +13,7 @@ pub fn convert_offset(
     to: JsOffsetUnit,
     options: Option<JsLangOptions>,
 ) -> Result<f64, JsValue> {
-    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
     let text = text_arg(&text, "text")?;
     let offset = index_arg(&offset, "offset")?;
     let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);

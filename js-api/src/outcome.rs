@@ -25,7 +25,7 @@ pub fn extract_excerpts(
             typed(&claims.in_lang(lang)?)
         }
         None => {
-            let doc: Document = parse_arg(&source, false, "document", Lang::Zh)?;
+            let doc: Document = parse_arg(&source, false, "document", Lang::default())?;
             typed(&evidence_check::excerpt::extract_excerpts(&doc))
         }
     }
@@ -36,7 +36,7 @@ pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) ->
     match catalog_handle(&source, "documents")? {
         Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
         None => {
-            let documents = documents_from_value(&value_arg(&source, "documents", Lang::Zh)?).in_lang(Lang::Zh)?;
+            let documents = documents_from_value(&value_arg(&source, "documents", Lang::default())?).in_lang(Lang::default())?;
             Ok(f(&Library::new(&documents)))
         }
     }
@@ -45,7 +45,7 @@ pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) ->
 /// Whether a claim is exactly the line it names, in the document version it names.
 #[wasm_bindgen(js_name = checkExcerpt)]
 pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
-    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::Zh)?;
+    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::default())?;
     typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
 }
 
@@ -58,7 +58,7 @@ pub fn evaluate_claims(
     status: JsAnswerStatus,
 ) -> Result<JsEvaluation, JsValue> {
     let item_id = text_arg(&item_id, "itemId")?;
-    let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::Zh)?).in_lang(Lang::Zh)?;
+    let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::default())?).in_lang(Lang::default())?;
     let status = status_arg(&status.into())?;
     typed(&with_documents(documents.into(), |lib| evidence_check::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
@@ -72,7 +72,7 @@ pub(crate) fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, Js
     }
     let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
     let keys: Vec<String> = keys.iter().map(|k| k.as_string().unwrap_or_default()).collect();
-    evidence_check::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::Zh))?;
+    evidence_check::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::default()))?;
     let v = Reflect::get(&value, &JsValue::from_str("catalog")).map_err(|_| argument_error("options.catalog cannot be read: reading it threw an exception"))?;
     if v.is_undefined() {
         return Ok(None);
@@ -84,9 +84,9 @@ pub(crate) fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, Js
 /// with `options.catalog`, claims are checked against the frozen catalogue.
 #[wasm_bindgen]
 pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
-    let task: Task = parse_arg(&task.into(), false, "task", Lang::Zh)?;
-    let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::Zh)?).in_lang(Lang::Zh)?;
-    let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::Zh)?;
+    let task: Task = parse_arg(&task.into(), false, "task", Lang::default())?;
+    let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::default())?).in_lang(Lang::default())?;
+    let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::default())?;
     let outcome = match catalog_option(options.map(Into::into))? {
         Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
         None => evidence_check::outcome::finalize(&task, &observations, &finish),
@@ -100,10 +100,10 @@ pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, op
 #[wasm_bindgen(js_name = gradeTask)]
 pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
     let catalog = catalog_option(options.map(Into::into))?;
-    let expected: Expected = parse_arg(&expected.into(), false, "expected", Lang::Zh)?;
-    let v = value_arg(&outcome.into(), "outcome", Lang::Zh)?;
-    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::Zh)?;
-    let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::Zh)?;
+    let expected: Expected = parse_arg(&expected.into(), false, "expected", Lang::default())?;
+    let v = value_arg(&outcome.into(), "outcome", Lang::default())?;
+    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::default())?;
+    let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::default())?;
     let grade = match catalog {
         Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
         None => evidence_check::outcome::grade(&expected, &outcome, &effects, None),

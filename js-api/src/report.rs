@@ -225,7 +225,7 @@ impl Reviews {
     /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
     #[wasm_bindgen(constructor)]
     pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
         let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })

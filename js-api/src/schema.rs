@@ -1,8 +1,8 @@
 use crate::*;
 
 pub(crate) fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
-    let options = options_arg::<evidence_check::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
-    Ok((options.dialect(), options.limits().in_lang(Lang::Zh)?))
+    let options = options_arg::<evidence_check::options::SchemaOptions>(options.map(Into::into), Lang::default())?;
+    Ok((options.dialect(), options.limits().in_lang(Lang::default())?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
@@ -43,7 +43,7 @@ pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSche
 pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
     let parsed = match policy.as_string() {
         Some(text) => evidence_check::policy::Policy::from_json(&text),
-        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::Zh)?),
+        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::default())?),
     };
-    typed(&parsed.in_lang(Lang::Zh)?)
+    typed(&parsed.in_lang(Lang::default())?)
 }

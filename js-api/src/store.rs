@@ -65,8 +65,8 @@ impl EvidenceStore {
     /// everything derived from the store (its errors, and calls given it without a `lang`).
     #[wasm_bindgen(constructor)]
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
-        let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
-        let lang = options.lang_or(Lang::Zh);
+        let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::default())?;
+        let lang = options.lang_or(Lang::default());
         let specs: JsValue = specs.into();
         // Valid specs are read straight from their JSON text; anything else (or an invalid
         // policy) through the tree, whose errors come in their order.

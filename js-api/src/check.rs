@@ -70,10 +70,7 @@ pub fn record_review(
         key.as_deref(),
     )
     .in_lang(lang)?;
-    let text = serde_json::to_string(&review).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))?;
-    let value = to_js(&review)?;
-    remember_recorded(evidence_check::parsed::Recorded::new(review, text));
-    Ok(value.unchecked_into())
+    typed(&review)
 }
 
 /// The scope, report and reviews that `assess` and `render` take, read under the store's

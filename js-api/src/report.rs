@@ -36,20 +36,6 @@ pub(crate) fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsVal
     read.ok().and(found)
 }
 
-thread_local! {
-    /// The review `recordReview` made last, with the JSON text it gave it back as (for the
-    /// `Reviews.add` that usually follows, see [`evidence_check::parsed::Recorded`]).
-    static RECORDED: std::cell::RefCell<Option<evidence_check::parsed::Recorded>> = const { std::cell::RefCell::new(None) };
-}
-
-pub(crate) fn remember_recorded(recorded: Option<evidence_check::parsed::Recorded>) {
-    RECORDED.with(|r| {
-        if let Ok(mut slot) = r.try_borrow_mut() {
-            *slot = recorded;
-        }
-    });
-}
-
 pub(crate) fn handle_freed(lang: Lang) -> JsValue {
     js_error(&BindingError::from(BindingErrorKind::HandleFreed), lang)
 }
@@ -207,11 +193,8 @@ pub struct Reviews {
 impl Reviews {
     /// Appends the review of JSON text `text` (a review's as `add` reads it).
     pub(crate) fn push_text(&self, text: &str) -> Result<u32, JsValue> {
-        // Pure Rust while the list is borrowed; the error is made after. The review that
-        // `recordReview` last made is not read again when this is its text unchanged.
-        let added = self.inner.borrow_mut().as_mut().map(|list| {
-            RECORDED.with(|r| std::rc::Rc::make_mut(list).push_recorded(text, r.try_borrow().ok().as_deref().and_then(Option::as_ref))).map(|()| list.len() as u32)
-        });
+        // Pure Rust while the list is borrowed; the error is made after.
+        let added = self.inner.borrow_mut().as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(text).map(|()| list.len() as u32));
         match added {
             Some(added) => Ok(added.in_lang(self.lang)?),
             None => Err(handle_freed(self.lang)),

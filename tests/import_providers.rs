@@ -24,7 +24,7 @@ fn options(sources: &Value) -> ProviderOptions {
         .as_object()
         .unwrap()
         .iter()
-        .map(|(k, v)| (k.clone(), HostSource { source_id: v["source_id"].as_str().unwrap().into(), text: v["text"].as_str().unwrap().into(), title: None, locator: None }))
+        .map(|(k, v)| (k.clone(), HostSource { source_id: v["sourceId"].as_str().unwrap().into(), text: v["text"].as_str().unwrap().into(), title: None, locator: None }))
         .collect::<BTreeMap<_, _>>();
     o
 }

@@ -68,7 +68,7 @@ def bedrock():
             {"title": "Atlas review", "location": {"web": {"url": "https://example.org/atlas-review", "domain": "example.org"}}},
         ]),
     ])
-    src = {"0": {"source_id": "atlas", "text": ASCII}}
+    src = {"0": {"sourceId": "atlas", "text": ASCII}}
     write("bedrock", "ascii", req, resp, src)
     # Tampered: one cited text changed, one range moved by two.
     t = copy.deepcopy(resp)
@@ -88,7 +88,7 @@ def bedrock():
         ("帐篷重2.1公斤。", [char_cite(0, CJK, "帐篷重2.1公斤。", unit)]),
         ("炉头用丁烷气罐,每罐两小时。", [char_cite(0, CJK, "炉头使用丁烷气罐 🔥,每罐可烧两小时。", unit)]),
     ]
-    write("bedrock", "cjk-emoji", req, bedrock_response(blocks("cp")), {"0": {"source_id": "camping", "text": CJK}})
+    write("bedrock", "cjk-emoji", req, bedrock_response(blocks("cp")), {"0": {"sourceId": "camping", "text": CJK}})
     write("bedrock", "cjk-emoji-utf16", None, bedrock_response(blocks("utf16")), None)
     # Two documents: a PDF cited by pages (the host holds its text, pages split by form
     # feeds) and a custom-content document cited by chunks.
@@ -100,7 +100,7 @@ def bedrock():
             {"location": {"documentChunk": {"documentIndex": 1, "start": 2, "end": 2}}, "sourceContent": [{"text": "Keep stoves outside the tent."}]},
         ]),
     ])
-    write("bedrock", "two-docs", req, resp, {"0": {"source_id": "warranty", "text": PAGES}, "stoves": {"source_id": "stoves", "text": "".join(CHUNKS)}})
+    write("bedrock", "two-docs", req, resp, {"0": {"sourceId": "warranty", "text": PAGES}, "stoves": {"sourceId": "stoves", "text": "".join(CHUNKS)}})
 
 # ---------------------------------------------------------------- OpenAI Responses
 def openai_request(include=True):
@@ -132,7 +132,7 @@ def openai():
             {"type": "url_citation", "url": "https://example.org/atlas-review", "title": "Atlas review", "start_index": s, "end_index": e}]
     results = [result("file-atlas", "atlas.txt", "The Atlas 5 tent weighs 2.1 kg."), result("file-atlas", "atlas.txt", "It sleeps two people.", 0.8)]
     resp = openai_response(answer, anns, results)
-    src = {"file-atlas": {"source_id": "atlas", "text": ASCII}}
+    src = {"file-atlas": {"sourceId": "atlas", "text": ASCII}}
     write("openai", "ascii", openai_request(), resp, src)
     t = copy.deepcopy(resp)
     t["output"][0]["results"][1]["text"] = "It sleeps three people."
@@ -145,13 +145,13 @@ def openai():
     i2 = len(answer)
     anns = [fc("file-camp", "露营.txt", i1), fc("file-camp", "露营.txt", i2)]
     results = [result("file-camp", "露营.txt", "帐篷重2.1公斤。"), result("file-camp", "露营.txt", "炉头使用丁烷气罐 🔥,每罐可烧两小时。")]
-    write("openai", "cjk-emoji", openai_request(), openai_response(answer, anns, results), {"file-camp": {"source_id": "camping", "text": CJK}})
+    write("openai", "cjk-emoji", openai_request(), openai_response(answer, anns, results), {"file-camp": {"sourceId": "camping", "text": CJK}})
     answer = "Returns are free for 30 days. Stoves burn butane."
     i1 = answer.index("days.") + 5
     anns = [fc("file-warranty", "warranty.txt", i1), fc("file-stoves", "stoves.txt", len(answer))]
     results = [result("file-warranty", "warranty.txt", "Page two: returns are free within 30 days."), result("file-stoves", "stoves.txt", "Stoves burn butane.")]
     write("openai", "two-docs", openai_request(), openai_response(answer, anns, results),
-          {"file-warranty": {"source_id": "warranty", "text": PAGES}, "file-stoves": {"source_id": "stoves", "text": "".join(CHUNKS)}})
+          {"file-warranty": {"sourceId": "warranty", "text": PAGES}, "file-stoves": {"sourceId": "stoves", "text": "".join(CHUNKS)}})
 
 # ---------------------------------------------------------------- Gemini
 def gemini_request():
@@ -181,7 +181,7 @@ def gemini():
         {"segment": seg(parts, 1, "Reviewers like it."), "groundingChunkIndices": [2], "confidenceScores": [0.7]},
     ]
     resp = gemini_response(parts, supports, chunks)
-    src = {"gs://docs/atlas.txt": {"source_id": "atlas", "text": ASCII}}
+    src = {"gs://docs/atlas.txt": {"sourceId": "atlas", "text": ASCII}}
     write("gemini", "ascii", gemini_request(), resp, src)
     t = copy.deepcopy(resp)
     t["candidates"][0]["groundingMetadata"]["groundingChunks"][1]["retrievedContext"]["text"] = "It sleeps three people."
@@ -202,12 +202,12 @@ def gemini():
         {"segment": seg(parts, 1, "炉头每罐可烧两小时 🔥,"), "groundingChunkIndices": [1]},
         {"segment": seg(parts, 1, "睡袋适合零下5度 ❄️。"), "groundingChunkIndices": [2]},
     ]
-    write("gemini", "cjk-emoji", gemini_request(), gemini_response(parts, supports, chunks), {"gs://docs/camping.txt": {"source_id": "camping", "text": CJK}})
+    write("gemini", "cjk-emoji", gemini_request(), gemini_response(parts, supports, chunks), {"gs://docs/camping.txt": {"sourceId": "camping", "text": CJK}})
     parts = ["Returns are free for 30 days, and stoves burn butane."]
     chunks = [rc("gs://docs/warranty.txt", "warranty", "returns are free within 30 days."), rc("gs://docs/stoves.txt", "stoves", "Stoves burn butane.")]
     supports = [{"segment": seg(parts, 0, "Returns are free for 30 days,"), "groundingChunkIndices": [0]},
                 {"segment": seg(parts, 0, "stoves burn butane."), "groundingChunkIndices": [1]}]
     write("gemini", "two-docs", gemini_request(), gemini_response(parts, supports, chunks),
-          {"gs://docs/warranty.txt": {"source_id": "warranty", "text": PAGES}, "gs://docs/stoves.txt": {"source_id": "stoves", "text": "".join(CHUNKS)}})
+          {"gs://docs/warranty.txt": {"sourceId": "warranty", "text": PAGES}, "gs://docs/stoves.txt": {"sourceId": "stoves", "text": "".join(CHUNKS)}})
 
 bedrock(); openai(); gemini()

@@ -134,6 +134,10 @@ pub struct CallOptions {
     /// `hostHashing: false`: every source is hashed in the module, even where the host
     /// registered a faster SHA-256 (the Node build's `node:crypto`).
     pub host_hashing: Option<bool>,
+    /// The provider importers: the host's snapshots by the provider's key.
+    pub sources: Option<Value>,
+    pub title: Option<String>,
+    pub provider: Option<String>,
 }
 
 /// `reviews`: what a stale, foreign or second review does.
@@ -199,6 +203,21 @@ call_options! {
     /// `fromAnthropicMessage(request, response, options)`: `sourceIds[i]` names document i
     /// (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps.
     AnthropicOptions { #[cfg_attr(test, ts(type = "Scope"))] scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
+    /// `fromBedrockResponse`, `fromOpenAIResponse`, `fromGeminiResponse(request, response,
+    /// options)`: `sources` maps the provider's key (a Bedrock document index or name, an
+    /// OpenAI file id, a Gemini URI) to the host's snapshot; `title` names the report.
+    ProviderOptions {
+        #[cfg_attr(test, ts(type = "Scope"))] scope: Value,
+        #[cfg_attr(test, ts(type = "Record<string, HostSource>"))] sources: Value,
+        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, title: String, fetched_at: String,
+    }
+    /// `fromModelResponse(request, response, options)`: `provider`, or detected by shape.
+    ModelResponseOptions {
+        #[cfg_attr(test, ts(type = "Scope"))] scope: Value,
+        #[cfg_attr(test, ts(type = "Record<string, HostSource>"))] sources: Value,
+        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, title: String, fetched_at: String,
+        #[cfg_attr(test, ts(type = "\"anthropic\" | \"bedrock\" | \"openai\" | \"gemini\""))] provider: String,
+    }
     /// `new DocumentCatalog(options)`: `documents` are imported in order.
     #[cfg_attr(test, ts(rename = "DocumentCatalogOptions"))]
     CatalogOptions { lang: Lang, #[cfg_attr(test, ts(optional, type = "Document[]"))] documents: Value, }
@@ -518,7 +537,7 @@ impl CallOptions {
                 }
             };
         }
-        fields!(now max_sources max_source_bytes max_claims max_citations max_input_bytes lang compat review_key key render dialect whitespace unit prefix suffix occurrence scope source_ids fetched_at uncited_as_gaps documents require_contents policy reviews host_hashing);
+        fields!(now max_sources max_source_bytes max_claims max_citations max_input_bytes lang compat review_key key render dialect whitespace unit prefix suffix occurrence scope source_ids fetched_at uncited_as_gaps documents require_contents policy reviews host_hashing sources title provider);
         Ok(())
     }
 }
@@ -636,6 +655,34 @@ impl CallOptions {
             fetched_at: self.fetched_at.clone(),
             uncited_as_gaps: self.uncited_as_gaps.unwrap_or(false),
         })
+    }
+
+    /// The settings of the provider importers; `scope` is required, `sources` maps each
+    /// key to `{sourceId, text, title?, locator?}`.
+    pub fn provider_import(&self) -> Result<crate::import::provider::ProviderOptions, OptionError> {
+        let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;
+        let mut o = crate::import::provider::ProviderOptions::new(Scope::from_value(scope)?);
+        o.policy = self.limits()?;
+        o.lang = self.lang_or(Lang::Zh);
+        o.title = self.title.clone();
+        o.fetched_at = self.fetched_at.clone();
+        let sources = match &self.sources {
+            None => serde_json::Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => return Err(BindingError::argument("options.sources must be an object: the provider's key -> {sourceId, text}").into()),
+        };
+        for (key, v) in sources {
+            let field = |name: &str| v.get(name).and_then(Value::as_str).map(str::to_owned);
+            let unknown = v.as_object().and_then(|m| m.keys().find(|k| !matches!(k.as_str(), "sourceId" | "text" | "title" | "locator")).cloned());
+            if let Some(k) = unknown {
+                return Err(BindingError::argument(format!("options.sources[{key:?}]: unknown field `{k}`, expected one of `sourceId`, `text`, `title`, `locator`")).into());
+            }
+            let (Some(source_id), Some(text)) = (field("sourceId"), field("text")) else {
+                return Err(BindingError::argument(format!("options.sources[{key:?}] needs a sourceId string and a text string (the host's snapshot)")).into());
+            };
+            o.sources.insert(key, crate::import::provider::HostSource { source_id, text, title: field("title"), locator: field("locator") });
+        }
+        Ok(o)
     }
 }
 

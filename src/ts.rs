@@ -173,6 +173,8 @@ fn generate_with_names() -> (String, Vec<(String, String)>) {
         .add::<options::LocateOptionsIn>()
         .add::<options::LocateBundleOptions>()
         .add::<options::AnthropicOptions>()
+        .add::<options::ProviderOptions>()
+        .add::<options::ModelResponseOptions>()
         .add::<options::CatalogOptions>()
         .add::<options::LangOptions>()
         .add::<options::ParseBundleOptions>();

@@ -17,6 +17,7 @@ mod import;
 mod offsets;
 mod out;
 mod outcome;
+mod providers;
 mod report;
 mod schema;
 mod store;
@@ -50,7 +51,7 @@ use evidence_check::store::EvidenceStore as CoreStore;
 const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 
 use {args::*, bytes::*, out::*};
-pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, report::*, schema::*, store::*, types::*};
+pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*, types::*};
 
 #[cfg(feature = "console_error_panic_hook")]
 /// Installs the panic hook (wasm-bindgen runs it when the module is initialised; calling

@@ -786,6 +786,16 @@ export type LocateBundleOptions = { whitespace?: WhitespaceName, lang?: Lang, ma
  */
 export type AnthropicOptions = { scope: Scope, sourceIds?: Array<string>, fetchedAt?: string, uncitedAsGaps?: boolean, };
 /**
+ * `fromBedrockResponse`, `fromOpenAIResponse`, `fromGeminiResponse(request, response,
+ * options)`: `sources` maps the provider's key (a Bedrock document index or name, an
+ * OpenAI file id, a Gemini URI) to the host's snapshot; `title` names the report.
+ */
+export type ProviderOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, title?: string, fetchedAt?: string, };
+/**
+ * `fromModelResponse(request, response, options)`: `provider`, or detected by shape.
+ */
+export type ModelResponseOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, title?: string, fetchedAt?: string, provider: "anthropic" | "bedrock" | "openai" | "gemini", };
+/**
  * `new DocumentCatalog(options)`: `documents` are imported in order.
  */
 export type DocumentCatalogOptions = { lang?: Lang, documents?: Document[], };

@@ -154,6 +154,24 @@ pub(crate) fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
+/// A W3C annotation given as an object: [`value_arg`], except that a lone surrogate at
+/// the outer edge of a `prefix` or `suffix` is dropped (and listed), not refused.
+pub(crate) fn annotation_arg(value: &JsValue, name: &str, lang: Lang) -> Result<(Value, Vec<evidence_check::annotation::ContextTrim>), JsValue> {
+    let subject = evidence_check::options::argument_subject(name);
+    if value.is_undefined() || value.is_function() || value.is_symbol() {
+        return Err(argument_error(format!("{name} must be a JSON value")));
+    }
+    let s = stringify_caught(value).map_err(|e| stringify_error(&e, name, subject, lang))?;
+    let Some(s) = s.dyn_ref::<JsString>() else {
+        return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
+    };
+    evidence_check::options::check_input_size(name, s.length() as usize, DEFAULT_MAX_INPUT_BYTES).in_lang(lang)?;
+    let raw = String::from(s);
+    let (text, trimmed) = evidence_check::annotation::drop_edge_surrogates(&raw);
+    evidence_check::options::check_stringified(&text, name).in_lang(lang)?;
+    Ok((parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?, trimmed))
+}
+
 /// A JSON argument given as an object or as JSON text.
 pub(crate) fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
     let subject = evidence_check::options::argument_subject(name);

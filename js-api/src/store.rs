@@ -198,16 +198,29 @@ impl EvidenceStore {
     }
 
     /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
-    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
-    /// current revision of its source (`state.source_id`, or the catalogue locator equal
-    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
+    /// foreign one (a `TextQuoteSelector`, Hypothesis's TextPosition and Range ones beside
+    /// it) located quote-first by the one quote locator in the current revision of its
+    /// source (`state.source_id`, or the catalogue locator equal to the target's `source`
+    /// or `locator`); a position only chooses among occurrences. Absent →
+    /// `quote_not_found`, ambiguous → `quote_ambiguous`. A lone surrogate at the outer edge
+    /// of a prefix or suffix is dropped, and the result's `trimmed` says so.
     #[wasm_bindgen(js_name = fromWebAnnotation)]
-    pub fn locate_web_annotation(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsCitation, JsValue> {
+    pub fn locate_web_annotation(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsLocatedAnnotation, JsValue> {
         let lang = self.lang;
         let options = options_arg::<evidence_check::options::WhitespaceOptions>(options.map(Into::into), lang)?;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let v = value_arg(&annotation.into(), "annotation", lang)?;
+        let (v, trimmed) = annotation_arg(&annotation.into(), "annotation", lang)?;
         let c = evidence_check::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
-        typed(&c)
+        if trimmed.is_empty() {
+            return typed(&c);
+        }
+        // The citation, and which context lost a lone surrogate at its outer edge.
+        #[derive(Serialize)]
+        struct Trimmed<'a> {
+            #[serde(flatten)]
+            citation: &'a Citation,
+            trimmed: &'a [evidence_check::annotation::ContextTrim],
+        }
+        typed(&Trimmed { citation: &c, trimmed: &trimmed })
     }
 }

@@ -27,12 +27,16 @@ export interface WebAnnotation {
   motivation: "describing";
   body: Array<{ type: "TextualBody"; value: string; format: "text/plain"; purpose: "describing" }>;
   target: {
+    /** The source's locator when it is an IRI, else `urn:evidence-check:source:<source_id>`. */
     source: string;
+    /** The source's locator, when it is not an IRI (`source` is then a `urn:`). */
+    locator?: string;
     selector: Array<
       | { type: "TextQuoteSelector"; exact: string; prefix: string; suffix: string }
       | { type: "TextPositionSelector"; start: number; end: number }
     >;
-    state: { type: "SourceRevision"; source_id: string; revision: number; digest: string };
+    /** `id`: `urn:evidence-check:revision:<source_id>:<revision>:sha256:<digest>`. */
+    state: { id: string; type: "SourceRevision"; source_id: string; revision: number; digest: string };
   };
 }
 /** Every stable code of a thrown error or an assessment issue. */
@@ -185,11 +189,18 @@ extern "C" {
 const IMPORT_TYPES: &str = r#"
 /** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
 export interface TextQuoteSelector { type: "TextQuoteSelector"; exact: string; prefix?: string; suffix?: string; }
-/** An annotation that carries only a quote: located in its source (`state.source_id`, or the catalogue locator equal to `source`). */
+/** A foreign selector beside the quote (Hypothesis sends TextPosition and Range ones); a position only chooses among the quote's occurrences. */
+export type ForeignSelector = { type: "TextPositionSelector"; start: number; end: number } | { type: string; [key: string]: unknown };
+/** One target of a foreign annotation. */
+export interface QuoteTarget { source?: string; locator?: string; selector: TextQuoteSelector | Array<TextQuoteSelector | ForeignSelector>; state?: { type?: "SourceRevision"; source_id: string } }
+/** An annotation located quote-first in its source (`state.source_id`, or the catalogue locator equal to `source` or `locator`); Hypothesis's list of one target is read too. */
 export interface QuoteOnlyAnnotation {
   id?: string; type?: "Annotation";
-  target: { source?: string; selector: TextQuoteSelector | TextQuoteSelector[]; state?: { type?: "SourceRevision"; source_id: string } };
+  target: QuoteTarget | QuoteTarget[];
+  [key: string]: unknown;
 }
+/** The citation a foreign annotation was located as; `trimmed`, when a context lost a lone surrogate at its outer edge. */
+export type LocatedAnnotation = Citation & { trimmed?: ContextTrim[] };
 /** A citation a model wrote without offsets. */
 export interface DraftCitation { citation_id?: string; source_id: string; quote: string; prefix?: string; suffix?: string; occurrence?: number; }
 /** A claim whose citations may be quote-only. */

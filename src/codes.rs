@@ -42,6 +42,7 @@ pub const EVIDENCE_CODES: &[&[&str]] = &[
     BindingErrorKind::CODES,
     CatalogErrorKind::CODES,
     crate::policy::PolicyError::CODES,
+    crate::import::ModelResponseError::CODES,
 ];
 
 /// The codes of the rules of a contract.

@@ -39,6 +39,8 @@ pub enum ModelResponseError {
 
 impl ModelResponseError {
     pub const UNKNOWN_SHAPE: &'static str = "unknown_response_shape";
+    /// The codes it raises besides a contract's.
+    pub const CODES: &'static [&'static str] = &[Self::UNKNOWN_SHAPE];
 }
 
 impl From<ContractError> for ModelResponseError {

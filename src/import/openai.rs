@@ -113,7 +113,7 @@ pub fn from_openai_response(request: &Value, response: &Value, options: &Provide
             points.sort_by_key(|(i, _)| *i);
             let mut from = 0usize;
             for (index, list) in points {
-                let claim = span(text, from, index).unwrap_or_default();
+                let claim = span(text, from, index).unwrap_or_default().trim().to_owned();
                 from = index;
                 let mut citations = Vec::new();
                 for (k, file_id, filename) in list {

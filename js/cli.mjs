@@ -21,6 +21,7 @@ const USAGE = `usage:
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
+  evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json [--out …]
   evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
   evidence-check --help | --version
 

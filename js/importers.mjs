@@ -1,26 +1,39 @@
-// The CLI's importers: `import anthropic` (a Messages API request and its response with
-// citations → a bundle) and `locate` (a draft bundle with quote-only citations → a
-// bundle). Both write a bundle that `evidence-check check` takes.
-import { writeFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+// The CLI's importers: `import anthropic|bedrock|openai|gemini` (a model API's request and
+// its response with citations → a bundle) and `locate` (a draft bundle with quote-only
+// citations → a bundle). Both write a bundle that `evidence-check check` takes.
+import { writeFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeError, errorClass, loadExtras, localeLang, readInputFile, terminalSafe } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
                  [--tenant T] [--user U] [--fetched-at ISO-8601] [--source-ids ID,ID,…] [--uncited-as-gaps]
+                 [--title TITLE]
+  evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json
+                 [--out BUNDLE.json] [--tenant T] [--user U] [--fetched-at ISO-8601] [--title TITLE] [--lang zh|en]
   evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace exact|loose] [--lang zh|en]
 
 import anthropic  makes a bundle from a Messages API request (its document blocks are the
                   sources) and its response (each cited text block a claim). The scope is
                   --tenant/--user (default "local"/"local"). Check it with \`check\`.
+import bedrock|openai|gemini
+                  the same from a Bedrock Converse, OpenAI Responses or Gemini response,
+                  checked against the host's snapshots: SOURCES.json maps the provider's
+                  key (Bedrock document index or name, OpenAI file id, Gemini URI) to
+                  {"sourceId": ID, "text": TEXT} or {"sourceId": ID, "file": PATH} (PATH
+                  relative to SOURCES.json). Every citation that could not be checked is
+                  listed on stderr with its code; exit 1 when there is any.
 locate            locates every quote-only citation ({source_id, quote, prefix?, suffix?,
                   occurrence?}) of the draft's report in its sources, by exact match;
                   absent or ambiguous quotes are listed and left out (their claims can
                   only be insufficient). --whitespace loose matches whitespace runs
                   loosely (the report then says so in a gap).
 Both write the bundle to --out (or stdout) and what they found to stderr.
-Exit code: 0 done, 1 some quotes were not located (locate), 3 unusable input.`;
+Exit code: 0 done, 1 some quotes were not located (locate) or some citations not checked
+(import bedrock|openai|gemini), 3 unusable input.`;
+
+const PROVIDERS = { bedrock: "fromBedrockResponse", openai: "fromOpenAIResponse", gemini: "fromGeminiResponse" };
 
 const usage = (message) => new (errorClass("UsageError"))("usage", message);
 
@@ -50,13 +63,15 @@ export function importAnthropic(lib, argv) {
     "fetched-at": { type: "string" },
     "source-ids": { type: "string" },
     "uncited-as-gaps": { type: "boolean", default: false },
+    title: { type: "string" },
   });
-  if (positionals[0] !== "anthropic") throw usage(`import takes "anthropic", not ${positionals[0] ?? "nothing"}`);
+  if (positionals[0] !== "anthropic") throw usage(`import takes anthropic, bedrock, openai or gemini, not ${positionals[0] ?? "nothing"}`);
   if (positionals.length !== 3) throw usage("import anthropic takes REQUEST.json and RESPONSE.json");
   const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, uncitedAsGaps: values["uncited-as-gaps"] };
   if (values["fetched-at"] !== undefined) opts.fetchedAt = values["fetched-at"];
   if (values["source-ids"] !== undefined) opts.sourceIds = values["source-ids"].split(",");
   const bundle = lib.fromAnthropicMessage(readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
+  if (values.title !== undefined) bundle.report.title = values.title;
   write(values.out, bundle);
   const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
   const unmatched = (bundle.import_notes ?? []).filter((n) => n.unit === "unmatched").map((n) => n.citation_id);
@@ -64,6 +79,52 @@ export function importAnthropic(lib, argv) {
   if (unmatched.length) lines.push(`  ranges that hold their cited_text in no unit (kept as the model gave them; the check will report them): ${unmatched.join(", ")}`);
   process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return 0;
+}
+
+/** The host's snapshots of SOURCES.json: each `file` read (relative to it) into `text`. */
+function hostSources(path) {
+  let map;
+  try {
+    map = JSON.parse(readInputFile(path));
+  } catch (e) {
+    throw usage(`--sources ${path}: ${e.message}`);
+  }
+  if (map === null || typeof map !== "object" || Array.isArray(map)) throw usage(`--sources ${path} must hold an object: the provider's key -> {sourceId, text | file}`);
+  const out = {};
+  for (const [key, entry] of Object.entries(map)) {
+    if (entry && typeof entry === "object" && typeof entry.file === "string") {
+      const { file, ...rest } = entry;
+      out[key] = { ...rest, text: readFileSync(resolve(dirname(path), file), "utf8") };
+    } else out[key] = entry;
+  }
+  return out;
+}
+
+/** `import bedrock|openai|gemini REQUEST RESPONSE --sources SOURCES`: the bundle, and every
+ * citation not checked on stderr; exit 1 when there is any. */
+export function importProvider(lib, argv) {
+  const { values, positionals } = options(argv, {
+    out: { type: "string" },
+    tenant: { type: "string", default: "local" },
+    user: { type: "string", default: "local" },
+    "fetched-at": { type: "string" },
+    title: { type: "string" },
+    lang: { type: "string" },
+    sources: { type: "string" },
+  });
+  const fn = PROVIDERS[positionals[0]];
+  if (positionals.length !== 3) throw usage(`import ${positionals[0]} takes REQUEST.json and RESPONSE.json`);
+  if (values.sources === undefined) throw usage(`import ${positionals[0]} needs --sources SOURCES.json (the host's snapshots)`);
+  const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, sources: hostSources(values.sources), lang: values.lang ?? localeLang() };
+  if (values["fetched-at"] !== undefined) opts.fetchedAt = values["fetched-at"];
+  if (values.title !== undefined) opts.title = values.title;
+  const { bundle, issues } = lib[fn](readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
+  write(values.out, bundle);
+  const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
+  const lines = [`imported ${bundle.sources.length} sources, ${bundle.report.claims.length} claims, ${citations} citations; ${issues.length} not checked or flagged`];
+  for (const i of issues) lines.push(`  ${i.path}${i.citation_id ? ` (${i.citation_id})` : ""}: ${i.code} — ${i.message}`);
+  process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
+  return issues.length ? 1 : 0;
 }
 
 /** `locate DRAFT_BUNDLE`: the located bundle; the issues on stderr; exit 1 when any. */
@@ -95,6 +156,7 @@ export function main(argv) {
   }
   try {
     const lib = loadExtras();
+    if (command === "import" && rest[0] in PROVIDERS) return importProvider(lib, rest);
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
     process.stderr.write(describeError(err) + "\n");

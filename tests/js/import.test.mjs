@@ -201,7 +201,7 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   assert.match(r.stderr, /no unit \(kept as the model gave them; the check will report them\): cite-1/);
   r = run("import", "pdf", "a", "b");
   assert.equal(r.code, 3);
-  assert.match(r.stderr, /import takes "anthropic", not pdf/);
+  assert.match(r.stderr, /import takes anthropic, bedrock, openai or gemini, not pdf/);
 
   const draft = {
     scope,

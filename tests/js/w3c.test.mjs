@@ -86,7 +86,8 @@ test("the vendored suite is the 54 must schemas", () => {
 
 test("every exported annotation passes every must schema of the W3C suite", () => {
   const all = everyAnnotation();
-  assert.ok(all.length >= 100, `only ${all.length} annotations`);
+  // The golden cases that export any (61 annotations), the example (2) and the three locators.
+  assert.ok(all.length >= 60, `only ${all.length} annotations: the extraction broke`);
   const failures = [];
   for (const [where, a] of all) {
     for (const [path, expected, validate] of validators) {

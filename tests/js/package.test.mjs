@@ -149,7 +149,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "get(scope: Scope, ref: SourceRef): Snapshot;",
       "checkCitation(scope: Scope, citation: Citation): Snapshot;",
       "quote(scope: Scope, ref: SourceRef, text: string, citationId: string, options?: QuoteOptions | null): Citation;",
-      "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: WhitespaceOptions | null): Citation;",
+      "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: WhitespaceOptions | null): LocatedAnnotation;",
       "export function locateCitations(scope: Scope, draft: DraftReport | string, store: EvidenceStore, options?: LocateOptions | null): LocateResult;",
       "export function parseReport(input: Report | string, options?: ParseOptions | null): ReportHandle;",
       "export function reportDigest(report: ReportArg): string;",

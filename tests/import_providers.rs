@@ -316,3 +316,20 @@ fn a_citation_of_a_snapshot_the_host_did_not_supply_is_listed() {
     assert!(i.bundle.report.claims.is_empty());
     assert_eq!(i.issues.iter().map(|x| x.code).collect::<Vec<_>>(), ["source_not_supplied", "source_not_supplied", "existence_only"]);
 }
+
+#[test]
+fn an_anthropic_response_is_checked_against_the_hosts_snapshot_when_given() {
+    let dir = format!("{}/tests/js/fixtures/anthropic", env!("CARGO_MANIFEST_DIR"));
+    let request: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/request.json")).unwrap()).unwrap();
+    let response: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/response.json")).unwrap()).unwrap();
+    let doc0 = request["messages"][0]["content"][0]["source"]["data"].as_str().unwrap().to_owned();
+    // The host holds the same text: every citation holds, under the host's source id.
+    let same = from_model_response(&request, &response, None, &options(&json!({"0": {"sourceId": "nature", "text": doc0}}))).unwrap();
+    assert_eq!(same.bundle.sources[0].spec.source_id, "nature");
+    holds(&same);
+    // The host's copy changed since: the citations of that document are invalid.
+    let changed = from_model_response(&request, &response, None, &options(&json!({"0": {"sourceId": "nature", "text": doc0.replace("green", "GREEN")}}))).unwrap();
+    let r = check(&changed.bundle);
+    assert_eq!(r.assessment.status.as_str(), "invalid");
+    assert!(r.assessment.issues.iter().all(|i| i.code == "quote_mismatch"), "{:?}", r.assessment.issues);
+}

@@ -93,8 +93,10 @@ pub fn detect_provider(response: &Value) -> Option<&'static str> {
 }
 
 /// Imports any known provider's request and response: `provider` as given, or detected
-/// from the response's shape. Anthropic's documents are the request's own (see
-/// [`anthropic`]); the snapshot map's `"<index>"` keys name their source ids.
+/// from the response's shape. Anthropic's ranges are read against the request's
+/// documents (see [`anthropic`]); the snapshot map's `"<index>"` keys name their source
+/// ids, and a snapshot's text replaces the document's, so the check compares each
+/// citation with what the host holds.
 pub fn from_model_response(request: &Value, response: &Value, provider: Option<&str>, options: &ProviderOptions) -> Result<ProviderImport, ModelResponseError> {
     let name = match provider {
         Some(p) => KNOWN_SHAPES.iter().map(|(n, _)| *n).find(|n| *n == p).ok_or_else(|| ModelResponseError::UnknownShape { given: Some(p.to_owned()) })?,
@@ -111,6 +113,21 @@ pub fn from_model_response(request: &Value, response: &Value, provider: Option<&
             }
             let a = anthropic::AnthropicOptions { scope: options.scope.clone(), source_ids, fetched_at: options.fetched_at.clone(), uncited_as_gaps: false };
             let mut bundle = anthropic::from_anthropic_message(request, response, &a)?;
+            // The host's snapshot, where it gave one, replaces the request's text: the
+            // citations are then checked against what the host holds.
+            for source in bundle.sources.iter_mut() {
+                // Its document index, from the locator the importer wrote.
+                let Some(index) = source.spec.locator.strip_prefix("anthropic:document/") else { continue };
+                let Some(host) = options.sources.get(index) else { continue };
+                let content = crate::digest::normalize_newlines(&host.text).into_owned();
+                let digest = crate::digest::sha256_hex(&content);
+                source.content = content;
+                for c in bundle.report.claims.iter_mut().flat_map(|c| c.citations.iter_mut()) {
+                    if c.source_ref.source_id == source.spec.source_id {
+                        c.source_ref.digest = digest.clone();
+                    }
+                }
+            }
             if let Some(t) = options.title.clone().filter(|t| !crate::rules::is_blank(t)) {
                 bundle.report.title = t;
             }

@@ -389,7 +389,15 @@ pub fn utf8_text(bytes: Vec<u8>, skipped: usize, name: &'static str) -> Result<S
 pub mod note_rule {
     use crate::rules::{sized, StrRule};
 
-    pub const IMPORTERS: [(&str, &str); 5] = [("anthropic", "anthropic"), ("locate", "locate"), ("bedrock", "bedrock"), ("openai", "openai"), ("gemini", "gemini")];
+    pub const IMPORTERS: [(&str, &str); 7] = [
+        ("anthropic", "anthropic"),
+        ("locate", "locate"),
+        ("bedrock", "bedrock"),
+        ("openai", "openai"),
+        ("gemini", "gemini"),
+        ("vercel", "vercel"),
+        ("langchain", "langchain"),
+    ];
     pub const UNITS: [(&str, &str); 7] = [
         ("code_point", "code_point"),
         ("utf16", "utf16"),
@@ -413,8 +421,8 @@ pub mod note_rule {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(optional_fields))]
 pub struct ImportNote {
-    /// `anthropic`, `locate`, `bedrock`, `openai` or `gemini`.
-    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\" | \"bedrock\" | \"openai\" | \"gemini\""))]
+    /// `anthropic`, `locate`, `bedrock`, `openai`, `gemini`, `vercel` or `langchain`.
+    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\" | \"bedrock\" | \"openai\" | \"gemini\" | \"vercel\" | \"langchain\""))]
     pub importer: String,
     /// The citation the note is about (or `source_id`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -333,3 +333,36 @@ fn an_anthropic_response_is_checked_against_the_hosts_snapshot_when_given() {
     assert_eq!(r.assessment.status.as_str(), "invalid");
     assert!(r.assessment.issues.iter().all(|i| i.code == "quote_mismatch"), "{:?}", r.assessment.issues);
 }
+
+// ---- thin adapters: Vercel AI SDK, LangChain ------------------------------------------
+
+#[test]
+fn vercel_sources_with_cited_text_are_located_and_google_metadata_is_read_as_gemini() {
+    use evidence_check::import::adapters::from_vercel_result;
+    let a = from_vercel_result(&read("vercel", "anthropic.response"), &options(&read("vercel", "anthropic.sources"))).unwrap();
+    assert_eq!(a.provider, "vercel");
+    holds(&a);
+    quotes_are_the_snapshots(&a);
+    assert_eq!(a.bundle.report.claims[0].citations.len(), 2);
+    assert_eq!(a.issues.iter().map(|x| (x.path.as_str(), x.code)).collect::<Vec<_>>(), [("/sources/2", "existence_only")]);
+    let g = from_vercel_result(&read("vercel", "google.response"), &options(&read("vercel", "google.sources"))).unwrap();
+    holds(&g);
+    assert_eq!(g.bundle.report.claims.len(), 2);
+    assert!(g.bundle.import_notes.iter().all(|n| n.importer == "vercel"));
+}
+
+#[test]
+fn langchain_citations_are_located_quote_only_and_google_translations_are_existence_only() {
+    use evidence_check::import::adapters::from_langchain_message;
+    let o = options(&read("langchain", "anthropic.sources"));
+    let a = from_langchain_message(&read("langchain", "anthropic.response"), &o).unwrap();
+    holds(&a);
+    quotes_are_the_snapshots(&a);
+    assert_eq!(a.issues.iter().map(|x| x.code).collect::<Vec<_>>(), ["existence_only"]);
+    let t = from_langchain_message(&read("langchain", "tampered.response"), &o).unwrap();
+    assert_eq!(t.issues[0].code, "cited_text_not_found");
+    assert_eq!(check(&t.bundle).assessment.status.as_str(), "invalid");
+    let g = from_langchain_message(&read("langchain", "google.response"), &o).unwrap();
+    assert!(g.bundle.report.claims.is_empty());
+    assert!(g.issues[0].code == "existence_only" && g.issues[0].message.contains("answer's text"), "{:?}", g.issues);
+}

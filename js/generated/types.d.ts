@@ -195,9 +195,9 @@ fetched_at?: string, };
  */
 export type ImportNote = { 
 /**
- * `anthropic`, `locate`, `bedrock`, `openai` or `gemini`.
+ * `anthropic`, `locate`, `bedrock`, `openai`, `gemini`, `vercel` or `langchain`.
  */
-importer: "anthropic" | "locate" | "bedrock" | "openai" | "gemini", 
+importer: "anthropic" | "locate" | "bedrock" | "openai" | "gemini" | "vercel" | "langchain", 
 /**
  * The citation the note is about (or `source_id`).
  */
@@ -343,7 +343,7 @@ part_index?: number, };
  * What a provider importer made: the bundle (check it with `check_bundle`) and every
  * citation it could not check or flagged.
  */
-export type ProviderImport = { provider: "anthropic" | "bedrock" | "openai" | "gemini", bundle: ParsedBundle, issues: Array<ImportIssue>, };
+export type ProviderImport = { provider: "anthropic" | "bedrock" | "openai" | "gemini" | "vercel" | "langchain", bundle: ParsedBundle, issues: Array<ImportIssue>, };
 /**
  * The JSON spelling of [`KindRule::Any`].
  */

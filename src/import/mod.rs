@@ -7,7 +7,9 @@
 //!   `suffix`), located by exact match with the one locator ([`crate::store::locate`]).
 //! - [`bedrock`], [`openai`], [`gemini`]: a provider's request and response, bound to the
 //!   host's snapshots ([`provider`]); [`from_model_response`] picks one by shape.
+//! - [`adapters`]: the Vercel AI SDK's result and LangChain's `citation` blocks.
 
+pub mod adapters;
 pub mod anthropic;
 pub mod bedrock;
 pub mod gemini;

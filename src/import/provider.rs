@@ -118,7 +118,7 @@ pub struct ImportIssue {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProviderImport {
-    #[cfg_attr(test, ts(type = "\"anthropic\" | \"bedrock\" | \"openai\" | \"gemini\""))]
+    #[cfg_attr(test, ts(type = "\"anthropic\" | \"bedrock\" | \"openai\" | \"gemini\" | \"vercel\" | \"langchain\""))]
     pub provider: &'static str,
     #[cfg_attr(test, ts(type = "ParsedBundle"))]
     pub bundle: Bundle,

@@ -210,4 +210,36 @@ def gemini():
     write("gemini", "two-docs", gemini_request(), gemini_response(parts, supports, chunks),
           {"gs://docs/warranty.txt": {"sourceId": "warranty", "text": PAGES}, "gs://docs/stoves.txt": {"sourceId": "stoves", "text": "".join(CHUNKS)}})
 
-bedrock(); openai(); gemini()
+# ---------------------------------------------------------------- adapters
+def adapters():
+    # Vercel AI SDK generateText result, Anthropic provider: citedText passed through.
+    res = {"text": "The tent weighs 2.1 kg and sleeps two.", "finishReason": "stop",
+           "sources": [
+               {"type": "source", "sourceType": "document", "id": "src-0", "mediaType": "text/plain", "title": "atlas-spec", "filename": "atlas.txt",
+                "providerMetadata": {"anthropic": {"citedText": "The Atlas 5 tent weighs 2.1 kg.", "startCharIndex": 0, "endCharIndex": 31}}},
+               {"type": "source", "sourceType": "document", "id": "src-1", "mediaType": "text/plain", "title": "atlas-spec", "filename": "atlas.txt",
+                "providerMetadata": {"anthropic": {"citedText": "It sleeps two people.", "startCharIndex": 32, "endCharIndex": 53}}},
+               {"type": "source", "sourceType": "url", "id": "src-2", "url": "https://example.org/atlas-review", "title": "Atlas review"}]}
+    write("vercel", "anthropic", None, res, {"atlas.txt": {"sourceId": "atlas", "text": ASCII}})
+    # Google provider: the raw groundingMetadata under providerMetadata.google.
+    text = "The tent weighs 2.1 kg. It sleeps two people."
+    g = {"groundingChunks": [rc("gs://docs/atlas.txt", "atlas.txt", "The Atlas 5 tent weighs 2.1 kg."), rc("gs://docs/atlas.txt", "atlas.txt", "It sleeps two people.")],
+         "groundingSupports": [{"segment": seg([text], 0, "The tent weighs 2.1 kg."), "groundingChunkIndices": [0]},
+                               {"segment": seg([text], 0, "It sleeps two people."), "groundingChunkIndices": [1]}]}
+    write("vercel", "google", None, {"text": text, "sources": [], "providerMetadata": {"google": {"groundingMetadata": g}}}, {"gs://docs/atlas.txt": {"sourceId": "atlas", "text": ASCII}})
+    # LangChain AIMessage with standard citation blocks (Anthropic origin: cited_text is the source's).
+    msg = {"type": "ai", "content": [
+        {"type": "text", "text": "The tent weighs 2.1 kg.", "annotations": [
+            {"type": "citation", "title": "atlas-spec", "cited_text": "The Atlas 5 tent weighs 2.1 kg.", "extras": {"document_index": 0, "start_char_index": 0, "end_char_index": 31}}]},
+        {"type": "text", "text": "Reviewers like it.", "annotations": [{"type": "citation", "url": "https://example.org/atlas-review", "title": "Atlas review"}]}],
+        "response_metadata": {"model_provider": "anthropic"}}
+    write("langchain", "anthropic", None, msg, {"0": {"sourceId": "atlas", "text": ASCII}})
+    t = copy.deepcopy(msg)
+    t["content"][0]["annotations"][0]["cited_text"] = "The Atlas 5 tent weighs 1.2 kg."
+    write("langchain", "tampered", None, t, None)
+    goog = {"type": "ai", "content": [{"type": "text", "text": "The tent weighs 2.1 kg.", "annotations": [
+        {"type": "citation", "url": "https://example.org/atlas", "title": "example.org", "start_index": 0, "end_index": 23, "cited_text": "The tent weighs 2.1 kg."}]}],
+        "response_metadata": {"model_provider": "google_genai"}}
+    write("langchain", "google", None, goog, None)
+
+bedrock(); openai(); gemini(); adapters()

@@ -57,6 +57,29 @@ pub fn from_gemini_response(request: JsProviderJson, response: JsProviderJson, o
     provider_import(evidence_check::import::gemini::from_gemini_response, request, response, options)
 }
 
+type Adapter = fn(&Value, &evidence_check::import::provider::ProviderOptions) -> Result<evidence_check::import::provider::ProviderImport, evidence_check::error::ContractError>;
+
+fn adapter_import(adapter: Adapter, value: JsProviderJson, name: &str, options: JsProviderOptions) -> Result<JsProviderImport, JsValue> {
+    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options.into()), Lang::default())?;
+    let lang = read.lang_or(Lang::default());
+    let core = read.provider_import().in_lang(lang)?;
+    let value = json_value_arg(&value.into(), name, lang)?;
+    typed(&adapter(&value, &core).in_lang(lang)?)
+}
+
+/// A bundle from a Vercel AI SDK `generateText` result: `source` parts whose
+/// `providerMetadata` carries cited text, or Google's grounding metadata.
+#[wasm_bindgen(js_name = fromVercelResult)]
+pub fn from_vercel_result(result: JsProviderJson, options: JsProviderOptions) -> Result<JsProviderImport, JsValue> {
+    adapter_import(evidence_check::import::adapters::from_vercel_result, result, "generateTextResult", options)
+}
+
+/// A bundle from a LangChain AI message with standard `citation` content blocks.
+#[wasm_bindgen(js_name = fromLangChainMessage)]
+pub fn from_langchain_message(message: JsProviderJson, options: JsProviderOptions) -> Result<JsProviderImport, JsValue> {
+    adapter_import(evidence_check::import::adapters::from_langchain_message, message, "message", options)
+}
+
 /// Any known provider's request and response: `options.provider`, or detected from the
 /// response's shape; an unknown shape is refused with `unknown_response_shape`.
 #[wasm_bindgen(js_name = fromModelResponse)]

@@ -152,3 +152,17 @@ test("store.fromWebAnnotation: a Hypothesis annotation is located quote-first; a
   assert.throws(() => st.fromWebAnnotation(scope, inner), { code: "invalid_unicode" });
   st.free();
 });
+
+test("thin adapters: a Vercel AI SDK result and a LangChain message", () => {
+  const v = ex.fromVercelResult(fx("vercel", "anthropic.response"), { scope, sources: fx("vercel", "anthropic.sources"), lang: "en" });
+  assert.equal(v.provider, "vercel");
+  assert.deepEqual(check(v.bundle).issues, []);
+  assert.deepEqual(v.issues.map((i) => i.code), ["existence_only"]);
+  const g = ex.fromVercelResult(fx("vercel", "google.response"), { scope, sources: fx("vercel", "google.sources"), lang: "en" });
+  assert.equal(g.bundle.report.claims.length, 2);
+  assert.deepEqual(check(g.bundle).issues, []);
+  const l = ex.fromLangChainMessage(fx("langchain", "anthropic.response"), { scope, sources: fx("langchain", "anthropic.sources"), lang: "en" });
+  assert.deepEqual(check(l.bundle).issues, []);
+  const t = ex.fromLangChainMessage(fx("langchain", "tampered.response"), { scope, sources: fx("langchain", "anthropic.sources"), lang: "en" });
+  assert.equal(check(t.bundle).status, "invalid");
+});

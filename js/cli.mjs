@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
   decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes,
+  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes, writeFileNoFollow,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -202,12 +202,6 @@ function isDirectory(path) {
   }
 }
 
-/** Writes a file, making its missing parent directories. */
-function writeFileMaking(path, content) {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(path, content);
-}
-
 /** At most this many bundles make one worker task (a chunk)… */
 const CHUNK_BUNDLES = 32;
 /** …and a chunk takes no further bundle once its inputs (files or lines) reach this many bytes. */
@@ -297,7 +291,7 @@ async function checkDirectory(opts, options, inputLimit) {
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
       if (b.error) failures.push(`  ${path}: ${b.error.code}: ${b.error.message}`);
-      if (b.artifact !== undefined) writeFileSync(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
+      if (b.artifact !== undefined) writeFileNoFollow(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
       done++;
       if (tty && (done % 64 === 0 || done === files.length)) {
         const width = 30;
@@ -482,7 +476,7 @@ async function check(lib, opts) {
   const bytes = readInputBytes(path, inputLimit);
   const text = opts.mcp === undefined ? undefined : decodeInput(bytes, path);
   const result = opts.mcp === undefined ? withBytes(lib.checkBundle, bytes, path, options) : await checkViaMcp(lib, opts, path, text, options);
-  if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
+  if (opts.out !== undefined && result.artifact) writeFileNoFollow(opts.out, result.artifact.content);
   if (opts.json) {
     await write(jsonOut(result));
   } else {

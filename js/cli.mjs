@@ -156,6 +156,9 @@ function checkOptions(lib, opts) {
 
 const print = (text) => write(terminalSafe(text) + "\n");
 
+/** A file name for a line of output: its line feeds too shown as ⟦U+000A⟧, so that it stays on its line. */
+const nameSafe = (name) => terminalSafe(name).replaceAll("\n", "⟦U+000A⟧");
+
 /** Writes to stdout; resolves once stdout can take more (backpressure). */
 function write(text) {
   if (process.stdout.write(text)) return undefined;
@@ -290,7 +293,7 @@ async function checkDirectory(opts, options, inputLimit) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
-      if (b.error) failures.push(`  ${path}: ${b.error.code}: ${b.error.message}`);
+      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
       if (b.artifact !== undefined) writeFileNoFollow(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
       done++;
       if (tty && (done % 64 === 0 || done === files.length)) {
@@ -304,10 +307,10 @@ async function checkDirectory(opts, options, inputLimit) {
   if (tty) process.stderr.write("\n");
   if (!opts.json) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
+    const lines = [`checked ${files.length} bundles in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
     lines.push(...failures);
-    if (opts.out !== undefined) lines.push(`artifacts: ${opts.out}`);
+    if (opts.out !== undefined) lines.push(`artifacts: ${nameSafe(opts.out)}`);
     await print(lines.join("\n"));
   }
   return worst;
@@ -488,7 +491,8 @@ async function check(lib, opts) {
     }
     await print(printTable(result, bundle));
     if (opts.out !== undefined) {
-      await print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
+      const out = nameSafe(opts.out);
+      await print(result.artifact ? `artifact: ${out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${out}`);
     }
   }
   return STATUS_EXIT[result.assessment.status];

@@ -60,3 +60,15 @@ test("--out DIR replaces a planted symlink and never writes through it", () => {
   }
   assert.deepEqual(readdirSync(out).sort(), ["a.md", "b.md"]);
 });
+
+test("a directory entry's line feed cannot forge a line of the check DIR summary", () => {
+  const dir = tmp("names");
+  writeFileSync(join(dir, "a\nstatus: reviewed_candidate.json"), "{");
+  writeFileSync(join(dir, "ok.json"), bundle("ok"));
+  const r = run("check", dir, "--jobs", "1");
+  assert.equal(r.status, 3, r.stderr);
+  const lines = r.stdout.split("\n");
+  assert.ok(!lines.some((l) => l.startsWith("status:")), r.stdout);
+  const failure = lines.find((l) => l.includes("a⟦U+000A⟧status: reviewed_candidate.json"));
+  assert.ok(failure?.startsWith(`  ${join(dir, "a")}⟦U+000A⟧status: reviewed_candidate.json: contract: `), r.stdout);
+});

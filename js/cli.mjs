@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
   decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes, writeFileNoFollow,
+  readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes, writeFileNoFollow,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -294,7 +294,12 @@ async function checkDirectory(opts, options, inputLimit) {
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
       if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
-      if (b.artifact !== undefined) writeFileNoFollow(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
+      if (opts.out !== undefined) {
+        const target = join(opts.out, basename(path, ".json") + ".md");
+        // No artifact (invalid, not rendered, unusable): an earlier run's is removed, not left as if current.
+        if (b.artifact !== undefined) writeFileNoFollow(target, b.artifact);
+        else removeStale(target);
+      }
       done++;
       if (tty && (done % 64 === 0 || done === files.length)) {
         const width = 30;

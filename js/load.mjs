@@ -4,7 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import {
-  closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync,
+  closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -258,3 +258,18 @@ export function writeFileNoFollow(path, content) {
   }
 }
 
+/**
+ * Removes what an earlier run left at `path` (a file, or a symlink itself, never what it
+ * points to); true when something was removed. A directory or nothing there is left alone.
+ */
+export function removeStale(path) {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return false;
+  }
+  if (st.isDirectory()) return false;
+  unlinkSync(path);
+  return true;
+}

@@ -72,3 +72,23 @@ test("a directory entry's line feed cannot forge a line of the check DIR summary
   const failure = lines.find((l) => l.includes("a⟦U+000A⟧status: reviewed_candidate.json"));
   assert.ok(failure?.startsWith(`  ${join(dir, "a")}⟦U+000A⟧status: reviewed_candidate.json: contract: `), r.stdout);
 });
+
+test("--out DIR removes the artifact of a bundle that now checks invalid", () => {
+  const dir = tmp("stale");
+  writeFileSync(join(dir, "a.json"), bundle("a"));
+  writeFileSync(join(dir, "b.json"), bundle("b"));
+  const out = tmp("out");
+  assert.equal(run("check", dir, "--out", out).status, 1);
+  assert.deepEqual(readdirSync(out).sort(), ["a.md", "b.md"]);
+  // b now breaks a citation, and a is not a bundle any more: neither keeps its old artifact.
+  writeFileSync(join(dir, "b.json"), invalid("b"));
+  writeFileSync(join(dir, "a.json"), "{");
+  writeFileSync(join(dir, "c.json"), bundle("c"));
+  const r = run("check", dir, "--out", out);
+  assert.equal(r.status, 3, r.stderr);
+  assert.deepEqual(readdirSync(out).sort(), ["c.md"]);
+  // A file the run did not make a name for is left alone.
+  writeFileSync(join(out, "notes.txt"), "mine");
+  assert.equal(run("check", dir, "--out", out).status, 3);
+  assert.deepEqual(readdirSync(out).sort(), ["c.md", "notes.txt"]);
+});

@@ -378,7 +378,20 @@ pub fn locate(source_id: &str, index: &TextIndex, text: &str, selector: &Selecto
         };
         fits(&prefix, before, true) && fits(&suffix, after, false)
     };
-    let matching: Vec<(usize, usize)> = candidates.into_iter().filter(context_ok).collect();
+    let context_len = prefix.as_ref().map_or(0, |p| p.len()) + suffix.as_ref().map_or(0, |s| s.len());
+    let matching: Vec<(usize, usize)> = if whitespace == Whitespace::Exact && candidates.len().saturating_mul(context_len) > text.len() {
+        // Comparing each candidate's context would read more than the text: find where the
+        // prefix ends and the suffix starts once (sorted), and look each candidate up.
+        let prefix_ends: Option<Vec<usize>> =
+            prefix.as_ref().filter(|p| !p.is_empty()).map(|p| starts(text, p, Counting::Overlapping).into_iter().map(|b| b + p.len()).collect());
+        let suffix_starts: Option<Vec<usize>> = suffix.as_ref().filter(|s| !s.is_empty()).map(|s| starts(text, s, Counting::Overlapping));
+        let holds = |at: &Option<Vec<usize>>, b: usize| at.as_ref().is_none_or(|v| v.binary_search(&b).is_ok());
+        candidates.into_iter().filter(|(b, e)| holds(&prefix_ends, *b) && holds(&suffix_starts, *e)).collect()
+    } else {
+        // Comparing each candidate's context reads up to its length again.
+        STEPS.with(|c| c.set(c.get() + (candidates.len() * context_len) as u64));
+        candidates.into_iter().filter(context_ok).collect()
+    };
     if matching.is_empty() {
         return Err(not_found(total, NotFoundReason::Context));
     }

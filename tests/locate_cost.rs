@@ -83,3 +83,49 @@ fn the_linear_count_is_the_naive_one() {
         }
     }
 }
+
+#[test]
+fn filtering_by_a_long_context_is_linear() {
+    // "a" occurs at every offset; a prefix and a suffix of n/8 "a"s each keep the middle.
+    let r = ratio(8_000, |n| {
+        let text = "a".repeat(n);
+        let context = "a".repeat(n / 8);
+        let sel = Selector { prefix: Some(context.clone()), suffix: Some(context.clone()), occurrence: Some(1), ..Selector::exact("a") };
+        let (found, s) = steps(|| locate("s", &TextIndex::new(&text), &text, &sel, LocateOptions::default()));
+        assert_eq!(found.unwrap().start, n / 8);
+        s
+    });
+    assert!(r <= 2.2, "doubling the input multiplied the steps by {r:.2}");
+}
+
+#[test]
+fn context_filtering_is_the_naive_one() {
+    // Short texts of {a, b, é}, where many candidates make the context search run once.
+    let mut texts = vec![String::new()];
+    for _ in 0..7 {
+        texts = texts.iter().flat_map(|s| ["a", "b", "é"].map(|c| format!("{s}{c}"))).chain(texts.iter().cloned()).collect();
+        texts.sort();
+        texts.dedup();
+    }
+    let contexts = [None, Some(""), Some("a"), Some("aa"), Some("ab"), Some("éa"), Some("aaa")];
+    for text in &texts {
+        let index = TextIndex::new(text);
+        for quote in ["a", "aa", "é"] {
+            for prefix in contexts {
+                for suffix in contexts {
+                    let naive: Vec<usize> = text
+                        .char_indices()
+                        .filter(|(b, _)| text[*b..].starts_with(quote))
+                        .filter(|(b, _)| prefix.is_none_or(|p| text[..*b].ends_with(p)) && suffix.is_none_or(|s| text[b + quote.len()..].starts_with(s)))
+                        .map(|(b, _)| text[..b].chars().count())
+                        .collect();
+                    for k in 1..=naive.len() + 1 {
+                        let sel = Selector { prefix: prefix.map(Into::into), suffix: suffix.map(Into::into), occurrence: Some(k), ..Selector::exact(quote) };
+                        let got = locate("s", &index, text, &sel, LocateOptions::default()).ok().map(|l| l.start);
+                        assert_eq!(got, naive.get(k - 1).copied(), "{quote:?} in {text:?}, prefix {prefix:?}, suffix {suffix:?}, occurrence {k}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use evidence_check::citation::TextIndex;
-use evidence_check::locate::{count_occurrences, locate, search_steps, LocateOptions, Selector, Whitespace};
+use evidence_check::store::locate::{count_occurrences, locate, search_steps, LocateOptions, Selector, Whitespace};
 
 fn steps<T>(f: impl FnOnce() -> T) -> (T, u64) {
     let before = search_steps();

@@ -1,7 +1,7 @@
 //! Every payload of tests/data/injection/payloads.json, placed in each text field of a
 //! report and of its source spec, renders (hardened escaping) to Markdown whose
 //! elements under pulldown-cmark with every extension on are exactly those of the same
-//! artifact made from harmless text.
+//! artifact made from harmless text, apart from the code spans the escaping writes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -72,7 +72,8 @@ fn elements(markdown: &str) -> BTreeMap<String, usize> {
                         _ => String::new(),
                     }
             }
-            Event::End(_) | Event::Text(_) | Event::SoftBreak => continue,
+            // The hardened escaping writes a word GitHub could link as a code span.
+            Event::End(_) | Event::Text(_) | Event::SoftBreak | Event::Code(_) => continue,
             other => {
                 let s = format!("{other:?}");
                 s.split(['(', ' ']).next().unwrap_or("").to_owned()
@@ -111,5 +112,5 @@ fn the_reference_escaping_is_weaker_as_documented() {
     // the difference is shown on the text itself.)
     let url = "http://evil.example";
     assert!(Escaping::Reference.text(url).contains("http://"));
-    assert!(!Escaping::Hardened.text(url).contains("http://"));
+    assert!(Escaping::Hardened.text(url).starts_with('`'), "a code span: no link, the same text");
 }

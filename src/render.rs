@@ -479,13 +479,16 @@ pub fn render_checked_detailed(
             o.push(')');
         }
         o.push_str("\n\n");
+        // The reference's continuation lines have one space, which ends the list item;
+        // hardened ones have the two that keep them inside it.
+        let indent = if escaping == Escaping::Hardened { " " } else { "" };
         if !claim.rationale.is_empty() {
-            o.push_str(t.rationale);
+            push_all(o, &[indent, t.rationale]);
             lit(o, &claim.rationale);
             o.push_str("\n\n");
         }
         if let Some(review) = checked.reviews.get(claim.claim_id.as_str()) {
-            o.push_str(t.review);
+            push_all(o, &[indent, t.review]);
             lit(o, review.verdict.as_str());
             o.push_str(t.sep);
             lit(o, &review.note);

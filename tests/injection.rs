@@ -114,3 +114,30 @@ fn the_reference_escaping_is_weaker_as_documented() {
     assert!(Escaping::Reference.text(url).contains("http://"));
     assert!(Escaping::Hardened.text(url).starts_with('`'), "a code span: no link, the same text");
 }
+
+/// Whether each `Text` event holding `needle` is inside a list item.
+fn inside_items(markdown: &str, needle: &str) -> Vec<bool> {
+    let mut depth = 0usize;
+    let mut found = Vec::new();
+    for event in Parser::new_ext(markdown, Options::all()) {
+        match event {
+            Event::Start(pulldown_cmark::Tag::Item) => depth += 1,
+            Event::End(pulldown_cmark::TagEnd::Item) => depth -= 1,
+            Event::Text(t) if t.contains(needle) => found.push(depth > 0),
+            _ => {}
+        }
+    }
+    found
+}
+
+#[test]
+fn rationale_and_review_lines_stay_inside_their_list_item() {
+    for lang in [Lang::Zh, Lang::En] {
+        let md = artifact("rationale", "Because", lang);
+        // k2's rationale and k1's review note.
+        assert_eq!(inside_items(&md, "Because"), [true], "{md}");
+        assert_eq!(inside_items(&md, "Note"), [true], "{md}");
+        // One list of claims, one of conflicts and gaps.
+        assert_eq!(elements(&md).get("List"), Some(&2), "{md}");
+    }
+}

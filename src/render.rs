@@ -537,7 +537,13 @@ pub fn render_checked_detailed(
         lit(o, &snapshot.spec.title);
         push_all(o, &["\n\n", t.source]);
         lit(o, &snapshot.spec.locator);
-        push_all(o, &[t.kind, snapshot.spec.kind.as_str(), "\n\n", t.revision]);
+        o.push_str(t.kind);
+        // A kind is an identifier that a custom policy may widen: hardened escapes it too.
+        match escaping {
+            Escaping::Reference => o.push_str(snapshot.spec.kind.as_str()),
+            Escaping::Hardened => lit(o, snapshot.spec.kind.as_str()),
+        }
+        push_all(o, &["\n\n", t.revision]);
         push_number(o, citation.source_ref.revision);
         push_all(o, &[t.sha, &citation.source_ref.digest, "\n\n", t.fetched]);
         lit(o, &snapshot.fetched_at);

@@ -141,3 +141,26 @@ fn rationale_and_review_lines_stay_inside_their_list_item() {
         assert_eq!(elements(&md).get("List"), Some(&2), "{md}");
     }
 }
+
+#[test]
+fn a_kind_is_escaped_like_every_other_untrusted_field() {
+    // A custom policy with extended identifiers allows `@`, `.` and `+` in a kind.
+    for kind in ["a@b.example", "www.evil.example", "octocat", "jlord@a5c3785", "a5c3785ed8d6", "GH-26", "a_b_"] {
+        let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
+        let spec = SourceSpec { source_id: "s".into(), title: "S".into(), locator: "fixture:s".into(), filename: "s.md".into(), kind: SourceKind::Other(kind.into()) };
+        let clock = Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
+        let mut policy = evidence_check::Policy::documents();
+        policy.identifier = evidence_check::policy::IdRule::Extended;
+        let mut store = EvidenceStore::with_policy(vec![spec], policy, clock.clone()).unwrap();
+        let r = store.ingest(&scope, "s", "Intro.\n").unwrap();
+        let c1 = store.quote(&scope, &r, "Intro.", "c1").unwrap();
+        let claim = Claim { claim_id: "k1".into(), text: "Claim".into(), kind: ClaimKind::Fact, rationale: String::new(), citations: vec![c1] };
+        let report = Report { title: "R".into(), claims: vec![claim], conflicts: vec![], gaps: vec![] };
+        let hard = render_in(&scope, &report, &store, &[], &clock, Escaping::Hardened, None, Lang::En).unwrap().content;
+        let reference = render_in(&scope, &report, &store, &[], &clock, Escaping::Reference, None, Lang::En).unwrap().content;
+        let line = |md: &str| md.lines().find(|l| l.contains("; kind: ")).unwrap().to_owned();
+        assert_eq!(line(&hard), format!("Source: fixture\\:s; kind: {}", Escaping::Hardened.text(kind)));
+        assert_eq!(line(&reference), format!("Source: fixture:s; kind: {kind}"), "the reference writes it as it is");
+    }
+    assert_eq!(Escaping::Hardened.text("a_b_"), "a\\_b\\_", "escaped outside a code span");
+}

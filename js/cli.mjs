@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
-  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes, writeFileNoFollow,
+  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, parseCommandLine,
+  policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
+  withBytes, writeFileNoFollow,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -21,7 +21,8 @@ const USAGE = `usage:
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
-  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose] [--lang zh|en]
+                        [--policy reference|documents|POLICY.json]
   evidence-check --help | --version
 
 check   assesses the bundle's report against its sources and reviews, prints the
@@ -55,7 +56,7 @@ digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).
 /** The exit status after a closed stdout: a SIGPIPE's, never one of the status codes. */
 const BROKEN_PIPE = 141;
 
-const usage = (message) => new (errorClass("UsageError"))("usage", message);
+const usage = usageError;
 const refusal = (code, message) => new (errorClass("InputError"))(code, message);
 
 const OPTIONS = {
@@ -84,17 +85,15 @@ function count(flag, text, min, max) {
   return n;
 }
 
+/** The options each command takes (any other is a usage error naming it). */
+const COMMAND_OPTIONS = { digest: [] };
+
 /** The command line, read by util.parseArgs (`--flag value` and `--flag=value`). */
 function readArgs(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    const flag = /'(-[^' ]+)/.exec(String(e?.message))?.[1];
-    if (e?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw usage(`unknown option ${flag}`);
-    if (e?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(e.message)) throw usage(`${flag} needs a value`);
-    throw usage(String(e?.message ?? e));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
+  const allowed = COMMAND_OPTIONS[parsed.positionals[0]];
+  const stray = allowed && Object.keys(parsed.values).find((k) => !allowed.includes(k) && k !== "help" && k !== "version");
+  if (stray) throw usage(`${parsed.positionals[0]} takes no --${stray}`);
   const v = parsed.values;
   if (v.lang !== undefined && v.lang !== "zh" && v.lang !== "en") throw usage('--lang takes "zh" or "en"');
   if (v.compat !== undefined && v.compat !== "reference") throw usage('--compat takes "reference"');
@@ -116,22 +115,6 @@ function readArgs(argv) {
     help: v.help ?? false,
     version: v.version ?? false,
   };
-}
-
-/**
- * --policy: every field's value, read by the core from a preset's name or a policy JSON
- * file (an unknown field is an error naming it); undefined without --policy.
- */
-function policyArg(lib, value) {
-  if (value === undefined) return undefined;
-  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
-  if (!existsSync(value)) throw usage(`--policy takes "reference", "documents" or a policy JSON file; ${value} is none of them`);
-  try {
-    return lib.parsePolicy(readInputFile(value));
-  } catch (e) {
-    if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
-    throw e;
-  }
 }
 
 /** The HMAC key of --review-key-env, from the environment only. */

@@ -436,5 +436,5 @@ test("--policy documents checks real documents that the default policy refuses, 
   assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
   const bogus = run("check", path, "--policy", "lenient");
   assert.equal(bogus.code, 3);
-  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is none of them\n/);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is neither a preset nor an existing file\n/);
 });

@@ -15,8 +15,8 @@ import {
 const USAGE = `usage:
   evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference]
                        [--lang zh|en] [--policy reference|documents|POLICY.json] [--review-key-env NAME]
-  evidence-check check DIR [--jobs N] [--json] [--out DIR] [same options]
-  evidence-check check - [--jobs N] [same options]          (JSON Lines in, JSON Lines out)
+  evidence-check check DIR [--jobs N] [--json] [--out DIR] [--no-render] [same options]
+  evidence-check check - [--jobs N] [--no-render] [same options]   (JSON Lines in, JSON Lines out)
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
@@ -30,14 +30,18 @@ check   assesses the bundle's report against its sources and reviews, prints the
         with --out (missing directories are made). --json prints one JSON document,
         {error: {code, message, issues}} when the input is unusable.
         Exit code: 0 reviewed_candidate, 1 needs_review or partial, 2 invalid,
-        3 unusable input.
+        3 unusable input or a wrong command line, 4 some bundles of a directory
+        or stream could not be read (the others' results are still written).
         Given a directory, checks every *.json bundle in it on N worker threads
         (default: the number of cores), prints a summary (a progress bar on a
         terminal), or with --json one JSON line per bundle with its whole result;
-        --out DIR writes each bundle's artifact there as NAME.md. Exits with the
-        worst code of all bundles.
+        --out DIR writes each bundle's artifact there as NAME.md. A JSON file
+        that is not a bundle (a stray package.json) is reported and skipped.
+        Exits with the worst code of all bundles (4 once one could not be read).
         Given -, reads one bundle per line from stdin and writes one JSON line per
         bundle to stdout, in input order, on N worker threads.
+        --no-render: no artifact, each result the assessment only (status,
+        claims, issues).
         --policy sets the limits and vocabularies: reference (the default, the
         article's), documents (for real documents) or a policy JSON file.
         --review-key-env NAME: every review must carry an HMAC signature made with
@@ -62,6 +66,7 @@ const refusal = (code, message) => new (errorClass("InputError"))(code, message)
 const OPTIONS = {
   out: { type: "string" },
   json: { type: "boolean" },
+  "no-render": { type: "boolean" },
   now: { type: "string" },
   lang: { type: "string" },
   compat: { type: "string" },
@@ -101,6 +106,7 @@ function readArgs(argv) {
     positional: parsed.positionals,
     out: v.out,
     json: v.json ?? false,
+    noRender: v["no-render"] ?? false,
     now: v.now,
     lang: v.lang ?? localeLang(),
     compat: v.compat,
@@ -127,7 +133,8 @@ function reviewKey(name) {
 
 /** checkBundle's options from the command line. */
 function checkOptions(lib, opts) {
-  const options = { render: true, lang: opts.lang };
+  if (opts.noRender && opts.out !== undefined) throw usage("--out writes artifacts; --no-render makes none");
+  const options = { render: !opts.noRender, lang: opts.lang };
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
   const policy = policyArg(lib, opts.policy);
@@ -264,8 +271,9 @@ async function checkDirectory(opts, options, inputLimit) {
   const jobs = opts.jobs ?? availableParallelism();
   const tty = process.stderr.isTTY && !opts.json;
   const started = performance.now();
-  const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0 };
+  const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0, skipped: 0 };
   const failures = [];
+  const skips = [];
   let worst = 0;
   let done = 0;
   // Chunks of up to CHUNK_BUNDLES files, smaller for a few files, so that every job gets several.
@@ -277,7 +285,9 @@ async function checkDirectory(opts, options, inputLimit) {
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
       if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
-      if (opts.out !== undefined) {
+      if (b.skipped) skips.push(nameSafe(`  ${path}: skipped: ${b.skipped.code}: ${b.skipped.message}`));
+      // A stray file's NAME.md (not a bundle, no artifact of ours) is left alone.
+      if (opts.out !== undefined && !b.skipped) {
         const target = join(opts.out, basename(path, ".json") + ".md");
         // No artifact (invalid, not rendered, unusable): an earlier run's is removed, not left as if current.
         if (b.artifact !== undefined) writeFileNoFollow(target, b.artifact);
@@ -293,14 +303,16 @@ async function checkDirectory(opts, options, inputLimit) {
     return opts.json ? write(chunk.json) : undefined;
   });
   if (tty) process.stderr.write("\n");
+  const checked = files.length - counts.skipped;
   if (!opts.json) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = [`checked ${files.length} bundles in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
+    const lines = [`checked ${checked} bundle${checked === 1 ? "" : "s"} in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(checked / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
-    lines.push(...failures);
+    lines.push(...failures, ...skips);
     if (opts.out !== undefined) lines.push(`artifacts: ${nameSafe(opts.out)}`);
     await print(lines.join("\n"));
   }
+  if (checked === 0) throw refusal("no_bundles", `${dir} holds no bundle (every *.json file in it was skipped as not a bundle); nothing was checked`);
   return worst;
 }
 

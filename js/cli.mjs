@@ -20,6 +20,7 @@ const USAGE = `usage:
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
+  evidence-check serve [--port N]
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
   evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose] [--lang zh|en]
                         [--policy reference|documents|POLICY.json]
@@ -55,7 +56,9 @@ check   assesses the bundle's report against its sources and reviews, prints the
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
 import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
-digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
+digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).
+serve   serves the in-browser checker from the installed package on
+        http://127.0.0.1:N/ (default 8080; 0 picks a free port) until Ctrl-C.`;
 
 /** The exit status after a closed stdout: a SIGPIPE's, never one of the status codes. */
 const BROKEN_PIPE = 141;
@@ -78,6 +81,7 @@ const OPTIONS = {
   "mcp-arg": { type: "string" },
   "mcp-timeout": { type: "string" },
   "mcp-max-bytes": { type: "string" },
+  port: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 };
@@ -91,7 +95,7 @@ function count(flag, text, min, max) {
 }
 
 /** The options each command takes (any other is a usage error naming it). */
-const COMMAND_OPTIONS = { digest: [] };
+const COMMAND_OPTIONS = { digest: [], serve: ["port"], check: Object.keys(OPTIONS).filter((k) => k !== "port") };
 
 /** The command line, read by util.parseArgs (`--flag value` and `--flag=value`). */
 function readArgs(argv) {
@@ -118,6 +122,7 @@ function readArgs(argv) {
     mcpArg: v["mcp-arg"],
     mcpTimeout: count("--mcp-timeout", v["mcp-timeout"], 1, 2 ** 31 - 1),
     mcpMaxBytes: count("--mcp-max-bytes", v["mcp-max-bytes"], 1, Number.MAX_SAFE_INTEGER),
+    port: count("--port", v.port, 0, 65535),
     help: v.help ?? false,
     version: v.version ?? false,
   };
@@ -504,6 +509,25 @@ async function digest(lib, opts) {
   return 0;
 }
 
+/** `serve [--port N]`: the page (www/) on 127.0.0.1 until SIGINT or SIGTERM; exit 0 then. */
+async function serve(opts) {
+  if (opts.positional.length !== 1) throw usage("serve takes no argument but --port N");
+  const { startServer } = await import("./serve.mjs");
+  const port = opts.port ?? 8080;
+  let server;
+  try {
+    server = await startServer({ port });
+  } catch (e) {
+    throw refusal("port_unavailable", `cannot listen on 127.0.0.1:${port} (${e?.code ?? e}); choose another with --port N, or --port 0 for a free one`);
+  }
+  await print(`evidence-check page: ${server.url}  (Ctrl-C to stop)`);
+  return new Promise((done) => {
+    const stop = () => server.close().then(() => done(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
 export async function main(argv) {
   // `import` and `locate` live in importers.mjs (their own options and usage).
   if (argv[0] === "import" || argv[0] === "locate") return (await import("./importers.mjs")).main(argv);
@@ -524,6 +548,8 @@ export async function main(argv) {
         return await check(lib, opts);
       case "digest":
         return await digest(lib, opts);
+      case "serve":
+        return await serve(opts);
       default:
         throw usage(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
     }

@@ -66,7 +66,7 @@ test("a directory entry's line feed cannot forge a line of the check DIR summary
   writeFileSync(join(dir, "a\nstatus: reviewed_candidate.json"), "{");
   writeFileSync(join(dir, "ok.json"), bundle("ok"));
   const r = run("check", dir, "--jobs", "1");
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 4, r.stderr);
   const lines = r.stdout.split("\n");
   assert.ok(!lines.some((l) => l.startsWith("status:")), r.stdout);
   const failure = lines.find((l) => l.includes("a⟦U+000A⟧status: reviewed_candidate.json"));
@@ -85,10 +85,10 @@ test("--out DIR removes the artifact of a bundle that now checks invalid", () =>
   writeFileSync(join(dir, "a.json"), "{");
   writeFileSync(join(dir, "c.json"), bundle("c"));
   const r = run("check", dir, "--out", out);
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 4, r.stderr);
   assert.deepEqual(readdirSync(out).sort(), ["c.md"]);
   // A file the run did not make a name for is left alone.
   writeFileSync(join(out, "notes.txt"), "mine");
-  assert.equal(run("check", dir, "--out", out).status, 3);
+  assert.equal(run("check", dir, "--out", out).status, 4);
   assert.deepEqual(readdirSync(out).sort(), ["c.md", "notes.txt"]);
 });

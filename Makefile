@@ -73,32 +73,10 @@ demo: build
 serve: build
 	node js/serve.mjs $${PORT:-8080}
 
-# bench/'s two wasm crates (one workspace, bench/Cargo.toml), each in its own target directory
-# and through wasm-bindgen and wasm-opt as the package's modules are:
-# - core-alone: examples/profile_replay.rs's step-by-step replay inside a wasm module (no JS
-#   between the steps), which `make bench` times beside the JS API's replay; built as the main
-#   Node module is (NODE_SPEED_FLAGS);
-# - size-floor: checkBundle alone, JSON text in and out, with no binding of the library's API,
-#   built as the web module is; `make bench` reports its size beside the main entry's.
-# $(call bench_wasm,NAME,ENV): build bench/NAME into target/NAME/pkg.
-define bench_wasm
-cd bench && CARGO_TARGET_DIR="$(CURDIR)/target/$(1)" $(2) $(CARGO) build --release --locked --target wasm32-unknown-unknown -p evidence-check-$(1)
-wasm-bindgen --target nodejs --out-dir target/$(1)/pkg target/$(1)/wasm32-unknown-unknown/release/evidence_check_$(subst -,_,$(1)).wasm
-wasm-opt -O3 --one-caller-inline-max-function-size 0 target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm -o target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm
-endef
-BENCH_WASM_SRC := $(PKG_SRC) bench/Cargo.toml bench/Cargo.lock
-CORE_ALONE := target/core-alone/pkg/evidence_check_core_alone.js
-SIZE_FLOOR := target/size-floor/pkg/evidence_check_size_floor.js
-
-$(CORE_ALONE): $(BENCH_WASM_SRC) examples/profile_replay.rs $(wildcard bench/core-alone/*.toml bench/core-alone/src/*.rs)
-	$(call bench_wasm,core-alone,$(NODE_SPEED_FLAGS))
-
-$(SIZE_FLOOR): $(BENCH_WASM_SRC) $(wildcard bench/size-floor/*.toml bench/size-floor/src/*.rs)
-	$(call bench_wasm,size-floor,)
-
-## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
-bench: build $(CORE_ALONE) $(SIZE_FLOOR)
-	@bash scripts/setup.sh python || echo "bench: no Python venv; the reference is not compared"
+## bench: the user workloads W1-W5 side by side (table on stdout, target/bench.json, BENCHMARKS.md);
+## BASELINE_PKG=/path/to/pkg times another build beside this one, BENCH_QUICK=1 a short run
+bench: build
+	@bash scripts/setup.sh python browser || echo "bench: no Python venv or Chromium; W1's reference or W4 is not run"
 	node bench/bench.mjs
 
 ## profile: where the native core spends its instructions on the demo (valgrind callgrind)
@@ -108,8 +86,8 @@ profile:
 	valgrind --tool=callgrind --callgrind-out-file=target/callgrind.out target/release/examples/profile 2000 > /dev/null
 	callgrind_annotate --inclusive=yes target/callgrind.out | grep -E "evidence_check|sha2|serde_json" | head -30
 
-## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
-bench-quick: build $(CORE_ALONE) $(SIZE_FLOOR)
+## bench-quick: the workloads as a short smoke run (it reports, it never fails on a slow machine)
+bench-quick: build
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
 FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome readers_agree

@@ -1,11 +1,9 @@
-//! Replays the reference's golden cases step by step through the core, as the benchmark's
-//! replay does through the JS API (a store, its ingests, parseReport, recordReview and
+//! Replays the reference's golden cases step by step through the core, as a host does
+//! through the JS API (a store, its ingests, parseReport, recordReview and
 //! Reviews.add per review, assess, render), each result written as JSON text: the native
 //! profile of the step-by-step path. `cargo run --release --example profile_replay [ROUNDS]`,
 //! or under callgrind as `make profile` runs `profile`. Each round gives every report its
-//! own title and the store its own clock, so no result repeats. `bench/core-alone` builds the
-//! same replay into a wasm module, so that `make bench` can time the module's own work with
-//! no JS between the steps.
+//! own title and the store its own clock, so no result repeats.
 // Reading a case as `case["key"]` gives `null` for a missing key; the one write is to an object.
 #![allow(clippy::indexing_slicing)]
 use evidence_check::assess::{assess_in, CheckOptions, ReviewMode};

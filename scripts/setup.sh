@@ -9,9 +9,11 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 
 CMARKGFM_VERSION=2025.10.22
 
-# The wasm-bindgen version pinned in Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
+# The wasm-bindgen version pinned by the binding crate ("=X"); wasm-bindgen-cli must equal it.
 pinned_bindgen() {
-  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1
+  local manifest=js-api/Cargo.toml
+  [ -f "$manifest" ] || manifest=Cargo.toml
+  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' "$manifest" | head -n1
 }
 
 step_rust() {
@@ -22,16 +24,14 @@ step_rust() {
 }
 
 step_wasm() {
+  # The build runs cargo, wasm-bindgen and wasm-opt (npm's binaryen) itself; the wasm tests
+  # run under wasm-bindgen-test-runner, which wasm-bindgen-cli installs too.
   step_rust
-  if ! command -v wasm-pack >/dev/null 2>&1; then
-    log "installing wasm-pack (about 3 minutes)"
-    cargo install wasm-pack --locked || cargo install wasm-pack
-  fi
   local want have
   want=$(pinned_bindgen)
-  [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in Cargo.toml"; exit 1; }
+  [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in js-api/Cargo.toml"; exit 1; }
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-  if [ "$have" != "$want" ]; then
+  if [ "$have" != "$want" ] || ! command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
     log "installing wasm-bindgen-cli $want (about 4 minutes; found '${have:-none}')"
     # --locked fails for some releases (a locked dependency is gone from the registry).
     cargo install wasm-bindgen-cli --version "$want" --force

@@ -6,7 +6,6 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
-WASM_PACK := wasm-pack
 PKG_SRC := $(shell find src -name '*.rs') Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
@@ -17,44 +16,22 @@ all: build
 setup:
 	@bash scripts/setup.sh wasm npm
 
-# Two wasm modules, each for Node and the web: the main entry's (Cargo feature `core`) and
-# evidence-check/extras' (feature `extras`); js/assemble.mjs puts the extras builds next to
-# the main ones in pkg/node and pkg/web.
-CORE_FEATURES := -- --no-default-features --features core,console_error_panic_hook
-EXTRAS_FEATURES := -- --no-default-features --features extras,console_error_panic_hook
+# One wasm module (the binding crate js-api/, on the core), built once and made into the
+# Node and the web glue by wasm-bindgen, each then optimised by wasm-opt.
+WASM_RAW := target/wasm32-unknown-unknown/release/evidence_check_wasm.wasm
+WASM_OPT_FLAGS := -O3 --one-caller-inline-max-function-size 0
 
-# The main module for Node is compiled for speed, the others for size (Cargo.toml's
-# opt-level "s": the page downloads its module, Node reads it from disk): opt-level 2 with
-# LLVM's inline threshold at 100 (opt-level 2's own is 225), in its own target directory so
-# that the two profiles do not rebuild each other. Against "s" on this machine (paired, A/A
-# within 1 %): demo checkBundle 0.77-0.81 of the time (0.81-0.84 without host hashing), the
-# step-by-step replay 0.83-0.84, start-up beyond an empty node +0.7 to +1.7 ms (A/A +0.6),
-# the module 574 KB / 229 KB gzipped (+19 KB / +29 KB). Thresholds 50 and 75 were smaller
-# and slower (checkBundle 0.80-0.83). opt-level 2 with its own threshold was as fast, 640 KB /
-# 248 KB, and +5.5 ms of start-up: V8 compiled its larger render::Escaping::write with
-# TurboFan (6 ms) during the first check; threshold 150 did too.
-NODE_SPEED_FLAGS := CARGO_PROFILE_RELEASE_OPT_LEVEL=2 RUSTFLAGS="$(RUSTFLAGS) -C llvm-args=-inline-threshold=100"
-NODE_SPEED := CARGO_TARGET_DIR="$(or $(CARGO_TARGET_DIR),target)/node" $(NODE_SPEED_FLAGS)
-
-pkg/node/evidence_check_bg.wasm: $(PKG_SRC)
-	$(NODE_SPEED) $(WASM_PACK) build --release --target nodejs --out-dir pkg/node --out-name evidence_check --no-pack $(CORE_FEATURES)
+$(WASM_RAW): $(PKG_SRC) $(shell find js-api/src -name '*.rs') js-api/Cargo.toml
+	$(CARGO) build --release --target wasm32-unknown-unknown -p evidence-check-wasm
 	@touch $@
 
-pkg/web/evidence_check_bg.wasm: $(PKG_SRC)
-	$(WASM_PACK) build --release --target web --out-dir pkg/web --out-name evidence_check --no-pack $(CORE_FEATURES)
-	@touch $@
+pkg/%/evidence_check_bg.wasm: $(WASM_RAW)
+	wasm-bindgen --target $(if $(filter node,$*),nodejs,web) --out-dir pkg/$* --out-name evidence_check $(WASM_RAW)
+	wasm-opt $(WASM_OPT_FLAGS) $@ -o $@
 
-pkg/extras/node/evidence_check_extras_bg.wasm: $(PKG_SRC)
-	$(WASM_PACK) build --release --target nodejs --out-dir pkg/extras/node --out-name evidence_check_extras --no-pack $(EXTRAS_FEATURES)
-	@touch $@
+WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm
 
-pkg/extras/web/evidence_check_extras_bg.wasm: $(PKG_SRC)
-	$(WASM_PACK) build --release --target web --out-dir pkg/extras/web --out-name evidence_check_extras --no-pack $(EXTRAS_FEATURES)
-	@touch $@
-
-WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm pkg/extras/node/evidence_check_extras_bg.wasm pkg/extras/web/evidence_check_extras_bg.wasm
-
-## wasm: the four wasm builds only (iterate with it, then `node js/assemble.mjs`)
+## wasm: the wasm builds only (iterate with it, then `node js/assemble.mjs`)
 wasm: setup $(WASM_BUILDS)
 
 pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
@@ -111,16 +88,16 @@ test-native:
 
 test-lint:
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --lib --target wasm32-unknown-unknown -- -D warnings
-	$(CARGO) clippy --lib --target wasm32-unknown-unknown --no-default-features --features core -- -D warnings
-	$(CARGO) clippy --lib --target wasm32-unknown-unknown --no-default-features --features extras -- -D warnings
+	$(CARGO) clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+WASM_TEST := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner $(CARGO) test -p evidence-check-wasm --target wasm32-unknown-unknown
 
 test-wasm-node: setup
-	$(WASM_PACK) test --node -- --test node
+	$(WASM_TEST) --test node
 
 test-wasm-web: setup
 	@bash scripts/setup.sh browser
-	$(WASM_PACK) test --headless --chrome -- --test web
+	CHROMEDRIVER=/usr/bin/chromedriver $(WASM_TEST) --test web
 
 test-node: build
 	node --test tests/js/

@@ -1,8 +1,2 @@
-/// <reference lib="esnext.disposable" />
-// DocumentCatalog declares `[Symbol.dispose]` (see entry-node.d.ts).
-// The CommonJS entry of evidence-check/extras: its functions and DocumentCatalog, the
-// same data types and error classes as the main entry (declared once, there).
-export * from "./evidence_check_extras.js";
-export { start, wasmMemoryBytes } from "./evidence_check_extras.js"; // in both modules: this one's
-export type * from "./evidence_check.js";
-export { EvidenceCheckError, ContractError, EvidenceError } from "./evidence_check.js";
+// The CommonJS entry of evidence-check/extras: the main entry's exports (one module).
+export * from "./index.js";

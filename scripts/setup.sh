@@ -9,11 +9,9 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 
 CMARKGFM_VERSION=2025.10.22
 
-# The wasm-bindgen version pinned by the binding crate ("=X"); wasm-bindgen-cli must equal it.
+# The wasm-bindgen version pinned in js-api/Cargo.toml ("=X"); wasm-bindgen-cli must equal it.
 pinned_bindgen() {
-  local manifest=js-api/Cargo.toml
-  [ -f "$manifest" ] || manifest=Cargo.toml
-  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' "$manifest" | head -n1
+  sed -n 's/^wasm-bindgen *= *{ *version *= *"=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *"=\([0-9.]*\)".*/\1/p' js-api/Cargo.toml | head -n1
 }
 
 step_rust() {

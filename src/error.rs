@@ -80,22 +80,6 @@ pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
     (issues.is_some(), text)
 }
 
-/// An error with the language its message is to be given in: what a call returns to the
-/// binding, which converts it once. `result.in_lang(lang)?` is the whole call site.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InLang<E>(pub E, pub Lang);
-
-/// `Result::in_lang`: attaches the call's language to its error.
-pub trait WithLang<T, E> {
-    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>>;
-}
-
-impl<T, E: Coded> WithLang<T, E> for Result<T, E> {
-    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>> {
-        self.map_err(|e| InLang(e, lang))
-    }
-}
-
 /// The message of any store, review or render code in a language (for messages made
 /// in Chinese and shown in another language).
 pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {

@@ -1,6 +1,6 @@
 //! evidence-check: checks an agent's cited report against source snapshots.
 //!
-//! The core is pure Rust; `wasm.rs` is the only binding and compiles only for `wasm32`.
+//! The core is pure Rust; the JavaScript binding is the crate beside it (`js-api/`).
 //! Offsets are Unicode code points into LF-normalised text, as in the reference.
 
 pub mod alloc;
@@ -25,15 +25,11 @@ pub mod render;
 pub mod review;
 pub mod schema;
 pub mod store;
-#[cfg(any(test, target_arch = "wasm32"))]
-mod utf16;
 pub mod visible;
 
 #[cfg(test)]
 mod ts;
 
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 
 
 pub use assess::{assess, Assessment, ClaimState, Issue, Status};

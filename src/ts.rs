@@ -203,7 +203,7 @@ fn generated_types() {
 #[test]
 fn each_export_declares_the_options_it_reads() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let wasm = std::fs::read_to_string(root.join("src/wasm.rs")).unwrap_or_default();
+    let wasm = std::fs::read_to_string(root.join("js-api/src/lib.rs")).unwrap_or_default();
     let names = generate_with_names().1;
     // `#[wasm_bindgen(typescript_type = "T")] pub type JsX;`
     let mut declared = std::collections::HashMap::new();
@@ -214,7 +214,7 @@ fn each_export_declares_the_options_it_reads() {
     }
     let mut checked = 0;
     let mut wrong = Vec::new();
-    let marker = "options_arg::<crate::options::";
+    let marker = "options_arg::<evidence_check::options::";
     let mut at = 0;
     while let Some(i) = wasm.get(at..).and_then(|r| r.find(marker)).map(|i| i + at) {
         at = i + marker.len();

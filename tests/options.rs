@@ -7,7 +7,7 @@
 use evidence_check::citation::Unit;
 use evidence_check::clock::Clock;
 use evidence_check::contract::{list_from_value, specs_from_value, Limits};
-use evidence_check::error::{BindingError, BindingErrorKind, Coded, ContractError, Lang, ReviewErrorKind, WithLang};
+use evidence_check::error::{BindingError, BindingErrorKind, Coded, ContractError, Lang, ReviewErrorKind};
 use evidence_check::locate::Whitespace;
 use evidence_check::options::{self, CallOptions};
 use evidence_check::render::Escaping;
@@ -187,9 +187,6 @@ fn every_error_is_coded_and_localised_explicitly() {
     assert_eq!((subject, issues[0].message.as_str()), ("report", "Two claims share one claim id."));
     assert_eq!(e.issues(Lang::Zh).unwrap().1[0].message, "论断标识重复。");
     assert!(Coded::message(&e, Lang::En).contains("Two claims share one claim id."));
-    // `in_lang` carries the language with the error, to the one conversion.
-    let r: Result<(), _> = Err(e.clone()).in_lang(Lang::En);
-    assert_eq!(r.unwrap_err().1, Lang::En);
     // A catalogue refusal names the document and both digests, in the language asked.
     let mut c = evidence_check::catalog::DocumentCatalog::with_documents(vec![]).unwrap();
     let doc = |body: &str| evidence_check::excerpt::Document { id: "d".into(), title: "t".into(), body: body.into() };

@@ -1,6 +1,6 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText, showInvisible } from "./pkg/evidence_check.js";
+import init, { checkBundle, digestText, fromAnthropicMessage, showInvisible } from "./pkg/evidence_check.js";
 import { STATUS_MEANING } from "./status.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -409,16 +409,6 @@ function requestAndResponse(texts) {
   return { request, response };
 }
 
-let extrasModule;
-/** The importers live in the second wasm module (evidence-check/extras): loaded on the first import only. */
-async function extras() {
-  if (!extrasModule) {
-    const m = await import("./pkg/evidence_check_extras.js");
-    await m.default();
-    extrasModule = m;
-  }
-  return extrasModule;
-}
 
 async function importAnthropic(files) {
   const texts = [];
@@ -430,8 +420,7 @@ async function importAnthropic(files) {
   let bundle;
   try {
     const { request, response } = requestAndResponse(texts);
-    const { fromAnthropicMessage } = await extras();
-    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+        bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
   } catch (e) {
     $("import-status").textContent = "";
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];

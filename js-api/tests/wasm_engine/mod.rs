@@ -4,7 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use crate::common::{normalize, replay, Engine, Failure, NOW};
-use evidence_check::wasm as api;
+use evidence_check_wasm as api;
 use js_sys::{Reflect, JSON};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
@@ -222,7 +222,7 @@ pub fn replay_all() -> (usize, Vec<String>) {
 /// Replays every embedded golden case through `engine`; returns the failures: a result
 /// other than the reference's, or (with `same_as`) other than that engine's, value for value.
 pub fn replay_all_with<E: Engine, F: Engine>(engine: &E, same_as: Option<&F>) -> (usize, Vec<String>) {
-    let all: Value = serde_json::from_str(include_str!("../data/golden-all.json")).unwrap();
+    let all: Value = serde_json::from_str(include_str!("../../../tests/data/golden-all.json")).unwrap();
     let mut failed = Vec::new();
     let mut n = 0;
     for set in ["reference", "extra"] {
@@ -269,7 +269,7 @@ pub fn errors_are_coded_and_the_store_survives() {
 }
 
 pub fn check_bundle_on_the_example() {
-    let bundle = include_str!("../../examples/demo.bundle.json");
+    let bundle = include_str!("../../../examples/demo.bundle.json");
     let options = js(&json!({ "now": NOW, "compat": "reference" }));
     let result = api::check_bundle(JsValue::from_str(bundle).unchecked_into(), Some(options.unchecked_into())).unwrap();
     let result = val(&result);

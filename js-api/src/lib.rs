@@ -1,14 +1,13 @@
-//! The JavaScript binding: the only file that touches wasm-bindgen and js-sys.
+//! The JavaScript binding of evidence-check: the only crate that touches wasm-bindgen and
+//! js-sys. The core (the `evidence_check` crate) decides; this crate marshals.
 //!
-//! Data crosses the boundary as JSON text once per argument and once per result, with
-//! the reference's snake_case field names. Every thrown value is an `Error` whose
-//! `name` is `ContractError` (with `.issues`) or `EvidenceError`, with a stable `.code`.
-//!
-//! Two entries are built from this file (Cargo features, see the Makefile): `core`, the
-//! package's main entry, and `extras`, the second wasm behind `evidence-check/extras`
-//! (JSON Schemas, Web Annotations, excerpts and outcomes, the document catalogue, offset
-//! conversions, importers). The shared helpers serve both; the default build has both.
-#![cfg_attr(not(all(feature = "core", feature = "extras")), allow(dead_code, unused_imports))]
+//! Data crosses the boundary with the reference's snake_case field names. Every thrown
+//! value is an `Error` whose `name` is `ContractError` (with `.issues`) or
+//! `EvidenceError`, with a stable `.code`. One module holds every export; the package's
+//! `evidence-check/extras` subpath re-exports part of it.
+#![cfg(target_arch = "wasm32")]
+
+mod utf16;
 
 use js_sys::{JsString, Reflect, JSON};
 use serde::Serialize;
@@ -16,32 +15,30 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::bundle::{Bundle, BundleOptions};
-use crate::clock::Clock;
-use crate::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
-use crate::contract::Limits;
-use crate::contract::{Citation, Contract, Report, Scope, SourceRef};
-use crate::error::{BindingError, BindingErrorKind, Coded, InLang, Lang, WithLang};
-use crate::options::CallOptions;
-use crate::citation::Unit;
-use crate::render::Escaping;
-use crate::schema::Dialect;
-use crate::catalog::DocumentCatalog as CoreCatalog;
-use crate::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
-use crate::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
-use crate::review::Review;
-use crate::store::EvidenceStore as CoreStore;
+use evidence_check::bundle::{Bundle, BundleOptions};
+use evidence_check::clock::Clock;
+use evidence_check::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
+use evidence_check::contract::Limits;
+use evidence_check::contract::{Citation, Contract, Report, Scope, SourceRef};
+use evidence_check::error::{BindingError, BindingErrorKind, Coded, Lang};
+use evidence_check::options::CallOptions;
+use evidence_check::citation::Unit;
+use evidence_check::render::Escaping;
+use evidence_check::schema::Dialect;
+use evidence_check::catalog::DocumentCatalog as CoreCatalog;
+use evidence_check::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};
+use evidence_check::outcome::{observations_from_value, Effects, Expected, Finish, Graded, Task};
+use evidence_check::review::Review;
+use evidence_check::store::EvidenceStore as CoreStore;
 
 /// The data interfaces and options, generated from the Rust types (`src/ts.rs` writes
 /// `js/generated/types.d.ts`; a test fails when it is stale).
-#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
-const GENERATED_TYPES: &str = include_str!("../js/generated/types.d.ts");
+const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 
 /// What the Rust types do not describe: the parsed forms (every default filled in, made
 /// from the generated input types), the policy input, the W3C annotation, and the JS-side
 /// classes.
-#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
 /** A report as parsed: every default filled in. */
@@ -245,7 +242,7 @@ struct ErrorClasses {
     evidence: js_sys::Object,
     object: js_sys::Object,
     /// The entry's `errorData(contract, json)`: when registered, a thrown value is made by
-    /// it from [`crate::error::thrown_json`], and the entry's patched glue makes the error
+    /// it from [`evidence_check::error::thrown_json`], and the entry's patched glue makes the error
     /// once the call has returned (an `Error` made here captures the wasm frames: 15–30 µs).
     data: Option<js_sys::Function>,
     /// The entry's `jsonFromUtf16(units)`: when registered, a result with non-ASCII text
@@ -304,7 +301,6 @@ pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function
 
 /// The error classes every function throws, for `instanceof` (the same classes the
 /// package exports by name): `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = errorClasses)]
 pub fn error_classes() -> JsErrorClasses {
     CLASSES.with(|c| JsValue::from(c.borrow().object.clone())).unchecked_into()
@@ -315,7 +311,7 @@ pub fn error_classes() -> JsErrorClasses {
 /// the error's own details as properties.
 fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
     if let Some(make) = CLASSES.with(|c| c.borrow().data.clone()) {
-        let (contract, json) = crate::error::thrown_json(e, lang);
+        let (contract, json) = evidence_check::error::thrown_json(e, lang);
         if let Ok(data) = make.call2(&JsValue::UNDEFINED, &JsValue::from_bool(contract), &JsValue::from_str(&json)) {
             return data;
         }
@@ -338,6 +334,22 @@ fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
         set(k, &to_js(&v).unwrap_or(JsValue::NULL));
     }
     err.into()
+}
+
+/// An error with the language its message is to be given in: what a call returns to the
+/// binding, which converts it once. `result.in_lang(lang)?` is the whole call site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InLang<E>(pub E, pub Lang);
+
+/// `Result::in_lang`: attaches the call's language to its error.
+pub trait WithLang<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>>;
+}
+
+impl<T, E: Coded> WithLang<T, E> for Result<T, E> {
+    fn in_lang(self, lang: Lang) -> Result<T, InLang<E>> {
+        self.map_err(|e| InLang(e, lang))
+    }
 }
 
 /// The one conversion: `result.in_lang(lang)?` in every export.
@@ -551,7 +563,7 @@ fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
 /// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
 /// limit (a UTF-8 encoding has at least as many bytes as UTF-16 units).
 fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<(), JsValue> {
-    crate::options::check_input_size(name, s.length() as usize, max_bytes).in_lang(lang)?;
+    evidence_check::options::check_input_size(name, s.length() as usize, max_bytes).in_lang(lang)?;
     Ok(())
 }
 
@@ -590,8 +602,8 @@ fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: La
         _ => false,
     };
     if out_of_stack {
-        let e = crate::contract::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
-        return crate::error::InLang(e, lang).into();
+        let e = evidence_check::contract::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
+        return InLang(e, lang).into();
     }
     argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
 }
@@ -623,9 +635,9 @@ fn subject_of(name: &str) -> &'static str {
 /// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
 /// before `text` gives (copies) it, then for an escaped lone surrogate.
 fn stringified<T: AsRef<str>>(units: usize, text: impl FnOnce() -> T, name: &str, max_bytes: usize, lang: Lang) -> Result<T, JsValue> {
-    crate::options::check_input_size(name, units, max_bytes).in_lang(lang)?;
+    evidence_check::options::check_input_size(name, units, max_bytes).in_lang(lang)?;
     let text = text();
-    crate::options::check_stringified(text.as_ref(), name).in_lang(lang)?;
+    evidence_check::options::check_stringified(text.as_ref(), name).in_lang(lang)?;
     Ok(text)
 }
 
@@ -656,13 +668,13 @@ fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsVa
 }
 
 /// The options of one call, as the core's struct `T` reads them (one step, see
-/// [`crate::options::read`]). The object is read once through catching calls, key by
+/// [`evidence_check::options::read`]). The object is read once through catching calls, key by
 /// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
 /// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
 /// the language of errors while reading.
-fn options_arg<T: crate::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
+fn options_arg<T: evidence_check::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
     match options_entries(value, lang)? {
-        Some(entries) => Ok(crate::options::from_entries::<T>(entries, "options").in_lang(lang)?.into()),
+        Some(entries) => Ok(evidence_check::options::from_entries::<T>(entries, "options").in_lang(lang)?.into()),
         None => Ok(CallOptions::default()),
     }
 }
@@ -752,14 +764,12 @@ fn host_clock() -> Clock {
 // wasm-bindgen's "null pointer passed to rust".
 
 /// Snapshots of the sources of a trusted catalogue, per scope.
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub struct EvidenceStore {
     inner: std::cell::RefCell<Option<Box<CoreStore>>>,
     lang: Lang,
 }
 
-#[cfg(feature = "core")]
 impl EvidenceStore {
     /// The core store, or `store_freed`.
     fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
@@ -779,7 +789,6 @@ impl EvidenceStore {
     }
 }
 
-#[cfg(feature = "core")]
 impl EvidenceStore {
     /// An argument read under the store's policy (the store carries it) and in its language.
     fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
@@ -790,21 +799,18 @@ impl EvidenceStore {
 
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
 /// the core store is borrowed).
-#[cfg(feature = "core")]
 fn busy_error() -> JsValue {
     argument_error("the store is in use by a call in progress")
 }
 
 /// Whether a JS string is blank in the core's sense, read in bounded pieces (never
 /// copied into wasm memory whole).
-#[cfg(feature = "core")]
 fn js_blank(s: &JsString) -> bool {
     const PIECE: u32 = 16 * 1024;
     let len = s.length();
-    (0..len.div_ceil(PIECE)).all(|i| crate::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
+    (0..len.div_ceil(PIECE)).all(|i| evidence_check::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
 }
 
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl EvidenceStore {
     /// A store over a trusted catalogue. Throws when there are more than `maxSources`
@@ -812,14 +818,14 @@ impl EvidenceStore {
     /// everything derived from the store (its errors, and calls given it without a `lang`).
     #[wasm_bindgen(constructor)]
     pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
-        let options = options_arg::<crate::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
+        let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
         let specs: JsValue = specs.into();
         // Valid specs are read straight from their JSON text; anything else (or an invalid
         // policy) through the tree, whose errors come in their order.
         let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
         let fast = match (&text, options.limits()) {
-            (Some(text), Ok(policy)) => crate::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
+            (Some(text), Ok(policy)) => evidence_check::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
             _ => None,
         };
         let (specs, policy) = match fast {
@@ -830,7 +836,7 @@ impl EvidenceStore {
                     None => Value::Null,
                 };
                 let policy = options.limits().in_lang(lang)?;
-                (crate::contract::specs_from_value_with(&v, &policy).in_lang(lang)?, policy)
+                (evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?, policy)
             }
         };
         let clock = options.clock(host_clock()).in_lang(lang)?;
@@ -904,7 +910,7 @@ impl EvidenceStore {
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let options = options_arg::<crate::options::QuoteOptions>(options.map(Into::into), lang)?;
+        let options = options_arg::<evidence_check::options::QuoteOptions>(options.map(Into::into), lang)?;
         let (selector, locate_options) = options.selector(text).in_lang(lang)?;
         let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).in_lang(lang)?;
         typed(&c)
@@ -927,7 +933,7 @@ impl EvidenceStore {
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let options = options_arg::<crate::options::RangeOptions>(options.map(Into::into), lang)?;
+        let options = options_arg::<evidence_check::options::RangeOptions>(options.map(Into::into), lang)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
         let c = self.core()?.quote_range(&scope, &source_ref, start, end, options.unit(Unit::Utf16), &citation_id).in_lang(lang)?;
         typed(&c)
@@ -962,10 +968,10 @@ impl EvidenceStore {
     #[wasm_bindgen(js_name = fromWebAnnotation)]
     pub fn from_web_annotation_in(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsCitation, JsValue> {
         let lang = self.lang;
-        let options = options_arg::<crate::options::WhitespaceOptions>(options.map(Into::into), lang)?;
+        let options = options_arg::<evidence_check::options::WhitespaceOptions>(options.map(Into::into), lang)?;
         let scope: Scope = self.arg(scope.into(), false, "scope")?;
         let v = value_arg(&annotation.into(), "annotation", lang)?;
-        let c = crate::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
+        let c = evidence_check::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
         typed(&c)
     }
 }
@@ -974,74 +980,65 @@ impl EvidenceStore {
 
 /// Parses and checks a report (JSON text or an object). Throws a `ContractError`
 /// listing every violation.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<ReportHandle, JsValue> {
-    let options = options_arg::<crate::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::ParseOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let policy = options.limits().in_lang(lang)?;
     let text = json_text(&input.into(), true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
-    let parsed = crate::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
+    let parsed = evidence_check::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
     Ok(ReportHandle { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(parsed))), lang })
 }
 
-#[cfg(feature = "extras")]
 fn schema_arg(options: Option<JsSchemaOptions>) -> Result<(Dialect, Limits), JsValue> {
-    let options = options_arg::<crate::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::SchemaOptions>(options.map(Into::into), Lang::Zh)?;
     Ok((options.dialect(), options.limits().in_lang(Lang::Zh)?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = reportJsonSchema)]
 pub fn report_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
-    typed(&crate::schema::report_schema(dialect, &policy))
+    typed(&evidence_check::schema::report_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a citation.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = citationJsonSchema)]
 pub fn citation_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
-    typed(&crate::schema::citation_schema(dialect, &policy))
+    typed(&evidence_check::schema::citation_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a claim.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = claimJsonSchema)]
 pub fn claim_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
-    typed(&crate::schema::claim_schema(dialect, &policy))
+    typed(&evidence_check::schema::claim_schema(dialect, &policy))
 }
 
 /// The JSON Schema of a bundle (the CLI's input).
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = bundleJsonSchema)]
 pub fn bundle_json_schema(options: Option<JsSchemaOptions>) -> Result<JsJsonSchema, JsValue> {
     let (dialect, policy) = schema_arg(options)?;
-    typed(&crate::schema::bundle_schema(dialect, &policy))
+    typed(&evidence_check::schema::bundle_schema(dialect, &policy))
 }
 
 /// SHA-256 hex of the report's canonical JSON.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = reportDigest)]
 pub fn report_digest(report: JsReportArg) -> Result<String, JsValue> {
     match report_arg(&report.into(), &Limits::default(), Lang::Zh)? {
         ReportArg::Handle(parsed) => Ok(parsed.digest().to_owned()),
-        ReportArg::Plain(report) => Ok(crate::digest::report_digest(&report)),
+        ReportArg::Plain(report) => Ok(evidence_check::digest::report_digest(&report)),
     }
 }
 
 /// SHA-256 hex of the LF-normalised text: a source's digest.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = digestText)]
 pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<String, JsValue> {
-    Ok(crate::digest::digest_text(&text_arg(&text, "text")?))
+    Ok(evidence_check::digest::digest_text(&text_arg(&text, "text")?))
 }
 
 /// Records a reviewer's verdict on one claim, bound to the scope and report digest.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = recordReview)]
 pub fn record_review(
     scope: JsScope,
@@ -1051,7 +1048,7 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     options: Option<JsReviewOptions>,
 ) -> Result<JsReview, JsValue> {
-    let options = options_arg::<crate::options::ReviewOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::ReviewOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let policy = options.limits().in_lang(lang)?;
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
@@ -1070,9 +1067,9 @@ pub fn record_review(
         }
     };
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
-    let review = crate::review::record_review_signed(
+    let review = evidence_check::review::record_review_signed(
         &scope,
-        crate::parsed::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
+        evidence_check::parsed::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -1084,14 +1081,13 @@ pub fn record_review(
     .in_lang(lang)?;
     let text = written(serde_json::to_string(&review))?;
     let value = json_text_to_js(&text)?;
-    remember_recorded(crate::parsed::Recorded::new(review, text));
+    remember_recorded(evidence_check::parsed::Recorded::new(review, text));
     Ok(value.unchecked_into())
 }
 
 /// The scope, report and reviews that `assess` and `render` take, read under the store's
 /// policy. The policy is cloned before reading: the caller's code (a `toJSON`, a getter)
 /// may call the same store while an argument is read.
-#[cfg(feature = "core")]
 fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportArg, reviews: Option<JsReviewsArg>, lang: Lang) -> Result<(Scope, ReportArg, ReviewsArg), JsValue> {
     let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
@@ -1102,7 +1098,6 @@ fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportArg, review
 
 /// Assesses a report against the store's current snapshots (in the store's language
 /// unless `lang` is given).
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub fn assess(
     scope: JsScope,
@@ -1111,19 +1106,18 @@ pub fn assess(
     reviews: Option<JsReviewsArg>,
     options: Option<JsAssessOptions>,
 ) -> Result<JsAssessment, JsValue> {
-    let options = options_arg::<crate::options::AssessOptions>(options.map(Into::into), store.lang)?;
+    let options = options_arg::<evidence_check::options::AssessOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
     let host = store.core_arg(lang)?.host_hasher();
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
-    let a = crate::assess::assess_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
+    let a = evidence_check::assess::assess_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
 
 /// Renders the Markdown artifact (in the store's language unless `lang` is given);
 /// throws for an invalid report or an oversize artifact.
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub fn render(
     scope: JsScope,
@@ -1132,30 +1126,29 @@ pub fn render(
     reviews: Option<JsReviewsArg>,
     options: Option<JsRenderOptions>,
 ) -> Result<JsArtifact, JsValue> {
-    let options = options_arg::<crate::options::RenderOptions>(options.map(Into::into), store.lang)?;
+    let options = options_arg::<evidence_check::options::RenderOptions>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
     let host = store.core_arg(lang)?.host_hasher();
-    let check = crate::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(crate::assess::ReviewMode::Throw), report_digest: report.digest(host) };
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
     let clock = options.clock(host_clock()).in_lang(lang)?;
-    let mut a = crate::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
+    let mut a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     let content = std::mem::take(&mut a.content);
     with_content(&a, &content, false).map(JsCast::unchecked_into)
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = checkBundle)]
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
-    let options = options_arg::<crate::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let host = host_hasher(options.host_hashing);
     let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
     let text = bundle_text(&bundle.into(), &options.policy, lang)?;
-    let bundle = crate::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
+    let bundle = evidence_check::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
     drop(text);
-    let mut result = crate::bundle::check_read(bundle, &options).in_lang(lang)?;
+    let mut result = evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?;
     let content = result.artifact.as_mut().map(|a| std::mem::take(&mut a.content));
     match content {
         Some(content) => with_content(&result, &content, true),
@@ -1166,7 +1159,6 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
 
 // ---- excerpts and outcomes (the second article) --------------------------------------
 
-#[cfg(feature = "extras")]
 fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
     let s = text_arg(value, "status")?;
     AnswerStatus::parse(&s).ok_or_else(|| {
@@ -1177,7 +1169,6 @@ fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
 
 /// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
 /// of a document, or of the catalogue's document `itemId`.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = extractExcerpts)]
 pub fn extract_excerpts(
     source: JsDocumentOrCatalog,
@@ -1187,18 +1178,17 @@ pub fn extract_excerpts(
     match catalog_handle(&source, "document")? {
         Some(handle) => {
             let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
-            let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(crate::excerpt::extract_excerpts), lang))?;
+            let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(evidence_check::excerpt::extract_excerpts), lang))?;
             typed(&claims.in_lang(lang)?)
         }
         None => {
             let doc: Document = parse_arg(&source, false, "document", Lang::Zh)?;
-            typed(&crate::excerpt::extract_excerpts(&doc))
+            typed(&evidence_check::excerpt::extract_excerpts(&doc))
         }
     }
 }
 
 /// Runs `f` over the documents of a list or a catalogue.
-#[cfg(feature = "extras")]
 fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
     match catalog_handle(&source, "documents")? {
         Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
@@ -1210,7 +1200,6 @@ fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Resu
 }
 
 /// Whether a claim is exactly the line it names, in the document version it names.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = checkExcerpt)]
 pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
     let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::Zh)?;
@@ -1218,7 +1207,6 @@ pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Resu
 }
 
 /// Support and completeness of an answer's claims about one item, given its status.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = evaluateClaims)]
 pub fn evaluate_claims(
     documents: JsDocumentSource,
@@ -1229,12 +1217,11 @@ pub fn evaluate_claims(
     let item_id = text_arg(&item_id, "itemId")?;
     let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::Zh)?).in_lang(Lang::Zh)?;
     let status = status_arg(&status.into())?;
-    typed(&with_documents(documents.into(), |lib| crate::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
+    typed(&with_documents(documents.into(), |lib| evidence_check::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
 
 /// The catalogue of `options.catalog`, if any. A catalogue is an instance, not data: it
 /// is read as a handle through catching calls, never serialised.
-#[cfg(feature = "extras")]
 fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
     let Some(value) = options.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(None) };
     if !value.is_object() {
@@ -1242,7 +1229,7 @@ fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
     }
     let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
     let keys: Vec<String> = keys.iter().map(|k| k.as_string().unwrap_or_default()).collect();
-    crate::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::Zh))?;
+    evidence_check::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::Zh))?;
     let v = Reflect::get(&value, &JsValue::from_str("catalog")).map_err(|_| argument_error("options.catalog cannot be read: reading it threw an exception"))?;
     if v.is_undefined() {
         return Ok(None);
@@ -1252,15 +1239,14 @@ fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
 
 /// The executor's decision on a policy's finish, from the task and the observations;
 /// with `options.catalog`, claims are checked against the frozen catalogue.
-#[cfg(feature = "extras")]
 #[wasm_bindgen]
 pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
     let task: Task = parse_arg(&task.into(), false, "task", Lang::Zh)?;
     let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::Zh)?).in_lang(Lang::Zh)?;
     let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::Zh)?;
     let outcome = match catalog_option(options.map(Into::into))? {
-        Some(handle) => with_catalog(handle, "options.catalog", |c, _| crate::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
-        None => crate::outcome::finalize(&task, &observations, &finish),
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        None => evidence_check::outcome::finalize(&task, &observations, &finish),
     };
     typed(&outcome)
 }
@@ -1268,7 +1254,6 @@ pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, op
 /// Grades one task of an evaluation run. With `options.catalog` support and coverage
 /// are recomputed from the outcome's claims; without, they are the outcome's own
 /// (`evaluation: "trusted"`).
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = gradeTask)]
 pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
     let catalog = catalog_option(options.map(Into::into))?;
@@ -1277,8 +1262,8 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
     let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::Zh)?;
     let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::Zh)?;
     let grade = match catalog {
-        Some(handle) => with_catalog(handle, "options.catalog", |c, _| crate::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
-        None => crate::outcome::grade(&expected, &outcome, &effects, None),
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        None => evidence_check::outcome::grade(&expected, &outcome, &effects, None),
     };
     typed(&grade)
 }
@@ -1288,7 +1273,6 @@ pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, 
 /// Converts an offset into `text` between units. An offset inside one character
 /// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts; the message
 /// is in `options.lang`.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = convertOffset)]
 pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -1297,18 +1281,18 @@ pub fn convert_offset(
     to: JsOffsetUnit,
     options: Option<JsLangOptions>,
 ) -> Result<f64, JsValue> {
-    let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
     let text = text_arg(&text, "text")?;
     let offset = index_arg(&offset, "offset")?;
     let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
-    Ok(crate::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
+    Ok(evidence_check::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
 }
 
 /// Bytes of linear memory the module holds (for leak checks; it never shrinks). Each
 /// entry has its own module, and its own `wasmMemoryBytes`.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
-    crate::alloc::memory_bytes(core::arch::wasm32::memory_size(0) as u32)
+    evidence_check::alloc::memory_bytes(core::arch::wasm32::memory_size(0) as u32)
 }
 
 // ---- W3C Web Annotations ---------------------------------------------------------------
@@ -1316,29 +1300,26 @@ pub fn wasm_memory_bytes() -> f64 {
 /// One W3C Web Annotation per valid citation of the report (TextQuoteSelector with up to
 /// 32 code points of context, TextPositionSelector in code points, revision and digest
 /// in the state). Errors are in the store's language unless `options.lang` is given.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = toWebAnnotations)]
 pub fn to_web_annotations(scope: JsScope, report: JsReportArg, store: &EvidenceStore, options: Option<JsLangOptions>) -> Result<JsWebAnnotations, JsValue> {
-    let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
+    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), store.lang)?.lang_or(store.lang);
     let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let report = report_arg(&report.into(), &policy, lang)?;
-    typed(&crate::annotation::to_web_annotations(&scope, report.report(), &*store.core_arg(lang)?).in_lang(lang)?)
+    typed(&evidence_check::annotation::to_web_annotations(&scope, report.report(), &*store.core_arg(lang)?).in_lang(lang)?)
 }
 
 /// The citation an annotation made by `toWebAnnotations` describes (for a quote-only
 /// annotation, see `EvidenceStore.fromWebAnnotation`).
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = fromWebAnnotation)]
 pub fn from_web_annotation(annotation: JsWebAnnotation) -> Result<JsCitation, JsValue> {
     let v = value_arg(&annotation.into(), "annotation", Lang::Zh)?;
-    typed(&crate::annotation::from_web_annotation(&v).in_lang(Lang::Zh)?)
+    typed(&evidence_check::annotation::from_web_annotation(&v).in_lang(Lang::Zh)?)
 }
 
 // ==== importers and the quote locator (issue 17) ========================================
 // Kept together at the end of the file to ease merging.
 
-#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const IMPORT_TYPES: &str = r#"
 /** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
@@ -1400,54 +1381,49 @@ extern "C" {
 /// Locates the quote-only citations of a draft report (`{source_id, quote, prefix?,
 /// suffix?, occurrence?}`) in the store's current snapshots. Absent or ambiguous quotes
 /// are issues and their citations are left out, so their claims can only be insufficient.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = locateCitations)]
 pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceStore, options: Option<JsLocateOptions>) -> Result<JsLocateResult, JsValue> {
-    let options = options_arg::<crate::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
+    let options = options_arg::<evidence_check::options::LocateOptionsIn>(options.map(Into::into), store.lang)?;
     let lang = options.lang_or(store.lang);
     let policy = store.core_arg(lang)?.policy().clone();
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
     let limits = options.limits().in_lang(lang)?;
-    let r = crate::import::quotes::locate_citations(&scope, &draft, &*store.core_arg(lang)?, options.whitespace(), lang, &limits).in_lang(lang)?;
+    let r = evidence_check::import::quotes::locate_citations(&scope, &draft, &*store.core_arg(lang)?, options.whitespace(), lang, &limits).in_lang(lang)?;
     typed(&r)
 }
 
 /// Locates the quote-only citations of a draft bundle against its own sources: the
 /// bundle to check, what was located, and the issues.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = locateBundle)]
 pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
-    let options = options_arg::<crate::options::LocateBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::LocateBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, host_hasher: host_hasher(None), ..options.bundle(host_clock()).in_lang(lang)? };
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
-    typed(&crate::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
+    typed(&evidence_check::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
 }
 
 /// A bundle from an Anthropic Messages API request and its response with citations.
-#[cfg(feature = "extras")]
 #[wasm_bindgen(js_name = fromAnthropicMessage)]
 pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropicResponse, options: JsAnthropicOptions) -> Result<JsImportedBundle, JsValue> {
     // No options at all reads as every default: the core refuses the missing scope.
-    let core = options_arg::<crate::options::AnthropicOptions>(Some(options.into()), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
+    let core = options_arg::<evidence_check::options::AnthropicOptions>(Some(options.into()), Lang::Zh)?.anthropic().in_lang(Lang::Zh)?;
     let request = json_value_arg(&request.into(), "request", Lang::Zh)?;
     let response = json_value_arg(&response.into(), "response", Lang::Zh)?;
-    typed(&crate::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)
+    typed(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::Zh)?)
 }
 
 // ---- the document catalogue (the second article's frozen documents table) ------------
 
-#[cfg(feature = "extras")]
 thread_local! {
     /// The catalogues alive, by handle, with their language: a function given a
     /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
-    static CATALOGS: std::cell::RefCell<crate::hash::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(crate::hash::HashMap::default());
+    static CATALOGS: std::cell::RefCell<evidence_check::hash::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(evidence_check::hash::HashMap::default());
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
 /// The handle of a `DocumentCatalog` instance (the argument `name`); `None` for anything else.
-#[cfg(feature = "extras")]
 fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
     if !value.is_object() || is_array_caught(value).unwrap_or(true) {
         return Ok(None);
@@ -1459,7 +1435,6 @@ fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
 
 /// `handle_freed` for a catalogue: the argument `name` of a function, or (`None`) the
 /// instance a method was called on.
-#[cfg(feature = "extras")]
 fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
     match name {
         Some(name) => freed_argument(BindingErrorKind::HandleFreed, name, lang),
@@ -1469,7 +1444,6 @@ fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
 
 /// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
 /// naming it once it was freed, before the call or by the caller's code during it.
-#[cfg(feature = "extras")]
 fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
     CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::Zh))
 }
@@ -1478,21 +1452,18 @@ fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -
 /// different body under the same id throws `document_changed` and replaces nothing.
 /// Pass it wherever a document list goes, and as `options.catalog` to `finalize` and
 /// `gradeTask`.
-#[cfg(feature = "extras")]
 #[wasm_bindgen]
 pub struct DocumentCatalog {
     handle: u32,
     lang: Lang,
 }
 
-#[cfg(feature = "extras")]
 impl Drop for DocumentCatalog {
     fn drop(&mut self) {
         CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
     }
 }
 
-#[cfg(feature = "extras")]
 impl DocumentCatalog {
     fn adopt(inner: CoreCatalog, lang: Lang) -> DocumentCatalog {
         let handle = NEXT_CATALOG.with(|n| {
@@ -1509,13 +1480,12 @@ impl DocumentCatalog {
     }
 }
 
-#[cfg(feature = "extras")]
 #[wasm_bindgen]
 impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
-        let options = options_arg::<crate::options::CatalogOptions>(options.map(Into::into), Lang::Zh)?;
+        let options = options_arg::<evidence_check::options::CatalogOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
         let documents = match &options.documents {
             Some(docs) => documents_from_value(docs),
@@ -1529,7 +1499,7 @@ impl DocumentCatalog {
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(json: JsCatalogJsonInput, options: Option<JsLangOptions>) -> Result<DocumentCatalog, JsValue> {
-        let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
         let json: JsValue = json.into();
         let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
         Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))
@@ -1591,14 +1561,13 @@ extern "C" {
 /// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
 /// parsed, without checking it against its sources. `requireContents: false` lets sources
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parseBundle)]
 pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
-    let options = options_arg::<crate::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
+    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options.map(Into::into), Lang::Zh)?;
     let lang = options.lang_or(Lang::Zh);
     let limits = options.limits().in_lang(lang)?;
     let text = bundle_text(&bundle.into(), &limits, lang)?;
-    typed(&crate::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
+    typed(&evidence_check::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }
 
 // ---- invisible characters (issue 12, finding 4) -----------------------------------------
@@ -1606,10 +1575,9 @@ pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>
 /// The text with every character that would hide content (controls, bidirectional and
 /// other format characters, fillers, stray variation selectors, tag characters) written
 /// as `⟦U+XXXX⟧`, line feeds and tabs kept: what the hardened artifact shows, for a page.
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = showInvisible)]
 pub fn show_invisible(text: &str) -> String {
-    crate::visible::show_invisible(text)
+    evidence_check::visible::show_invisible(text)
 }
 
 // ---- issue 14: policies ---------------------------------------------------------------
@@ -1617,12 +1585,11 @@ pub fn show_invisible(text: &str) -> String {
 /// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
 /// naming it (`field`). For hosts that load a policy file (the CLI's `--policy FILE.json`).
-#[cfg(feature = "core")]
 #[wasm_bindgen(js_name = parsePolicy)]
 pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsPolicy, JsValue> {
     let parsed = match policy.as_string() {
-        Some(text) => crate::policy::Policy::from_json(&text),
-        None => crate::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::Zh)?),
+        Some(text) => evidence_check::policy::Policy::from_json(&text),
+        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::Zh)?),
     };
     typed(&parsed.in_lang(Lang::Zh)?)
 }
@@ -1658,18 +1625,17 @@ fn host_sha256(bytes: &[u8]) -> Option<String> {
 }
 
 /// The host hasher a call uses: the registered one unless `hostHashing: false`.
-fn host_hasher(host_hashing: Option<bool>) -> Option<crate::digest::HostHasher> {
+fn host_hasher(host_hashing: Option<bool>) -> Option<evidence_check::digest::HostHasher> {
     let min_bytes = HOST_HASH.with(|h| h.try_borrow().ok()?.as_ref().map(|(_, min)| *min))?;
-    (host_hashing != Some(false)).then_some(crate::digest::HostHasher { hash: host_sha256, min_bytes })
+    (host_hashing != Some(false)).then_some(evidence_check::digest::HostHasher { hash: host_sha256, min_bytes })
 }
 
 /// Registers the host's synchronous SHA-256, `(bytes: Uint8Array) => string` (`null`
 /// removes it): the Node entry passes `node:crypto`'s at load. Sources of `minBytes`
 /// (default `HOST_HASH_MIN_BYTES`) or more are then hashed by it.
-#[cfg(feature = "core")] // the main entry registers node:crypto; extras hashes in the module
 #[wasm_bindgen(js_name = __registerHostHasher, skip_typescript)]
 pub fn register_host_hasher(hash: JsValue, #[wasm_bindgen(js_name = minBytes)] min_bytes: JsValue) -> Result<(), JsValue> {
-    let min_bytes = if min_bytes.is_undefined() { crate::digest::HOST_HASH_MIN_BYTES } else { index_arg(&min_bytes, "minBytes")? };
+    let min_bytes = if min_bytes.is_undefined() { evidence_check::digest::HOST_HASH_MIN_BYTES } else { index_arg(&min_bytes, "minBytes")? };
     let f = if hash.is_null() || hash.is_undefined() {
         None
     } else if hash.is_function() {
@@ -1689,7 +1655,6 @@ pub fn register_host_hasher(hash: JsValue, #[wasm_bindgen(js_name = minBytes)] m
 // plain object, exactly as before. `free()` is this binding's own, as the store's: it
 // drops the value and leaves a tombstone, so a later use throws a coded `handle_freed`.
 
-#[cfg(feature = "core")] // the types are declared once, by the main entry (extras imports them)
 #[wasm_bindgen(typescript_custom_section)]
 const HANDLE_TYPES: &str = r#"
 /** A report read once by `parseReport`: its fields as getters, `toJSON()` the parsed report. */
@@ -1715,8 +1680,8 @@ extern "C" {
 /// What the last genuine handle getter left for the call reading it: `Some(None)` when
 /// the handle was freed.
 enum Vouched {
-    Report(Option<std::rc::Rc<crate::parsed::ParsedReport>>),
-    Reviews(Option<std::rc::Rc<crate::parsed::ReviewList>>),
+    Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>),
+    Reviews(Option<std::rc::Rc<evidence_check::parsed::ReviewList>>),
 }
 
 thread_local! {
@@ -1738,15 +1703,13 @@ fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Opt
     read.ok().and(found)
 }
 
-#[cfg(feature = "core")]
 thread_local! {
     /// The review `recordReview` made last, with the JSON text it gave it back as (for the
-    /// `Reviews.add` that usually follows, see [`crate::parsed::Recorded`]).
-    static RECORDED: std::cell::RefCell<Option<crate::parsed::Recorded>> = const { std::cell::RefCell::new(None) };
+    /// `Reviews.add` that usually follows, see [`evidence_check::parsed::Recorded`]).
+    static RECORDED: std::cell::RefCell<Option<evidence_check::parsed::Recorded>> = const { std::cell::RefCell::new(None) };
 }
 
-#[cfg(feature = "core")]
-fn remember_recorded(recorded: Option<crate::parsed::Recorded>) {
+fn remember_recorded(recorded: Option<evidence_check::parsed::Recorded>) {
     RECORDED.with(|r| {
         if let Ok(mut slot) = r.try_borrow_mut() {
             *slot = recorded;
@@ -1766,7 +1729,7 @@ fn freed_argument(kind: BindingErrorKind, name: &str, lang: Lang) -> JsValue {
 /// A report argument: a handle's parsed report (checked under `policy` when it was read
 /// under another, as the plain path would), or an object or JSON text read as before.
 enum ReportArg {
-    Handle(std::rc::Rc<crate::parsed::ParsedReport>),
+    Handle(std::rc::Rc<evidence_check::parsed::ParsedReport>),
     Plain(Report),
 }
 
@@ -1779,7 +1742,7 @@ impl ReportArg {
     }
     /// A handle's digest (computed once, by `host` where it is set and faster); `None`
     /// for a plain report (the core computes it).
-    fn digest(&self, host: Option<crate::digest::HostHasher>) -> Option<&str> {
+    fn digest(&self, host: Option<evidence_check::digest::HostHasher>) -> Option<&str> {
         match self {
             ReportArg::Handle(p) => Some(p.digest_with(host)),
             ReportArg::Plain(_) => None,
@@ -1800,7 +1763,7 @@ fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg,
 
 /// A reviews argument: a handle's checked list, or a list read as before.
 enum ReviewsArg {
-    Handle(std::rc::Rc<crate::parsed::ReviewList>),
+    Handle(std::rc::Rc<evidence_check::parsed::ReviewList>),
     Plain(Vec<Review>),
 }
 
@@ -1818,7 +1781,7 @@ fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, Js
     match vouched(&value, &REVIEWS_KEY) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
         Some(Vouched::Reviews(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "reviews", lang)),
-        _ => Ok(ReviewsArg::Plain(crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
+        _ => Ok(ReviewsArg::Plain(evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
     }
 }
 
@@ -1833,23 +1796,20 @@ fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsVal
 /// A report read once (`parseReport`'s result): the validated report, its digest and the
 /// policy it was read under. `recordReview`, `assess`, `render`, `toWebAnnotations` and
 /// `reportDigest` given it read nothing again; `JSON.stringify` gives the parsed report.
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub struct ReportHandle {
-    inner: std::cell::RefCell<Option<std::rc::Rc<crate::parsed::ParsedReport>>>,
+    inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>>,
     lang: Lang,
 }
 
-#[cfg(feature = "core")]
 impl ReportHandle {
     /// The parsed report, or `handle_freed` (no borrow is held while JS runs).
-    fn parsed(&self) -> Result<std::rc::Rc<crate::parsed::ParsedReport>, JsValue> {
+    fn parsed(&self) -> Result<std::rc::Rc<evidence_check::parsed::ParsedReport>, JsValue> {
         let parsed = self.inner.borrow().clone();
         parsed.ok_or_else(|| handle_freed(self.lang))
     }
 }
 
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl ReportHandle {
     /// SHA-256 hex of the report's canonical JSON (what `reportDigest` returns).
@@ -1905,14 +1865,12 @@ impl ReportHandle {
 }
 
 /// Reviews checked once, as they are added: pass it as `reviews` to `assess` and `render`.
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 pub struct Reviews {
-    inner: std::cell::RefCell<Option<std::rc::Rc<crate::parsed::ReviewList>>>,
+    inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ReviewList>>>,
     lang: Lang,
 }
 
-#[cfg(feature = "core")]
 impl Reviews {
     /// Appends the review of JSON text `text` (a review's as `add` reads it).
     fn push_text(&self, text: &str) -> Result<u32, JsValue> {
@@ -1928,16 +1886,15 @@ impl Reviews {
     }
 }
 
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl Reviews {
     /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
     /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
     #[wasm_bindgen(constructor)]
     pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
-        let lang = options_arg::<crate::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::Zh)?.lang_or(Lang::Zh);
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
-        let list = crate::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
+        let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
     }
 
@@ -1949,7 +1906,7 @@ impl Reviews {
     }
 
     /// The list, or `handle_freed` (no borrow is held while JS runs).
-    fn list(&self) -> Result<std::rc::Rc<crate::parsed::ReviewList>, JsValue> {
+    fn list(&self) -> Result<std::rc::Rc<evidence_check::parsed::ReviewList>, JsValue> {
         let list = self.inner.borrow().clone();
         list.ok_or_else(|| handle_freed(self.lang))
     }
@@ -2015,7 +1972,7 @@ fn typed_array_prototype() -> js_sys::Object {
 /// view is read through its intrinsic getters and catching calls only: a detached buffer,
 /// a throwing getter or a Proxy never unwinds through the module. Bytes over the limit
 /// (a BOM not counted) are refused before they are copied, as text over it is.
-fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) -> Result<String, JsValue> {
+fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Limits, lang: Lang) -> Result<String, JsValue> {
     if !value.is_object() || !is_view_caught(value).unwrap_or(false) {
         return json_text(value, true, "bundle", Bundle::SUBJECT, limits.max_input_bytes, lang);
     }
@@ -2034,8 +1991,8 @@ fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) ->
     let len = read(&JsValue::from_str("byteLength")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
     let max = limits.max_input_bytes;
     let too_large = |len: u64| -> JsValue {
-        let e = crate::contract::with_raise_hints(crate::contract::json::input_too_large(len, max, Bundle::SUBJECT), limits);
-        crate::error::InLang(e, lang).into()
+        let e = evidence_check::contract::with_raise_hints(evidence_check::contract::json::input_too_large(len, max, Bundle::SUBJECT), limits);
+        InLang(e, lang).into()
     };
     // More than a BOM over the limit, or more than wasm memory can hold: not copied.
     if len > max as f64 + 3.0 || len > f64::from(u32::MAX) {
@@ -2048,12 +2005,12 @@ fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) ->
     let buffer = read(&JsValue::from_str("buffer")).map_err(unreadable)?;
     let view: js_sys::Uint8Array = ByteView::new_caught(&buffer, offset, len).map_err(unreadable)?.unchecked_into();
     let mut bytes = view.to_vec();
-    let bom = if bytes.starts_with(crate::bundle::UTF8_BOM) { crate::bundle::UTF8_BOM.len() } else { 0 };
+    let bom = if bytes.starts_with(evidence_check::bundle::UTF8_BOM) { evidence_check::bundle::UTF8_BOM.len() } else { 0 };
     bytes.drain(..bom);
     if bytes.len() > max {
         return Err(too_large(bytes.len() as u64));
     }
-    Ok(crate::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
+    Ok(evidence_check::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
 }
 
 // ==== issue 15 (r8-start): the hash maps' random source =================================
@@ -2063,17 +2020,16 @@ fn bundle_text(value: &JsValue, limits: &crate::contract::Limits, lang: Lang) ->
 
 /// Registers the host's random source for the hash maps' keys, `(bytes: Uint8Array) =>
 /// void` filling `bytes` (`null` removes it): the Node entry passes its own at load.
-#[cfg(feature = "core")] // the main entry; extras draws from `crypto.getRandomValues`
 #[wasm_bindgen(js_name = __registerRandomSource, skip_typescript)]
 pub fn register_random_source(fill: JsValue) -> Result<(), JsValue> {
     let fill = if fill.is_null() || fill.is_undefined() {
         None
     } else if fill.is_function() {
-        Some(fill.unchecked_into::<crate::hash::RandomFill>())
+        Some(fill.unchecked_into::<evidence_check::hash::RandomFill>())
     } else {
         return Err(argument_error("the random source must be a function or null"));
     };
-    crate::hash::set_random_source(fill).then_some(()).ok_or_else(|| argument_error("the random source is in use"))
+    evidence_check::hash::set_random_source(fill).then_some(()).ok_or_else(|| argument_error("the random source is in use"))
 }
 
 // ==== issue 15 (r10-args): a review added as text =======================================
@@ -2085,7 +2041,6 @@ pub fn register_random_source(fill: JsValue) -> Result<(), JsValue> {
 // serialisation throws or gives nothing is replaced by a stand-in that does the same in
 // `add`, so every error stays what it was.
 
-#[cfg(feature = "core")]
 #[wasm_bindgen]
 impl Reviews {
     /// `add` given the review's JSON text as `JSON.stringify` gave it to the glue, and its

@@ -1,43 +1,50 @@
 # evidence-check — the two commands a newcomer needs:
-#   make demo   build the package and check examples/ with the CLI
-#   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI
+#   make demo   build the Node package and check examples/ with the CLI
+#   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI, the page
 # Both install what is missing first (scripts/setup.sh, idempotent).
 
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
-PKG_SRC := $(shell find src -name '*.rs') Cargo.toml js/generated/types.d.ts
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+PKG_SRC := $(shell find src js-api/src -name '*.rs') Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
+.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh wasm npm
 
-# One wasm module (the binding crate js-api/, on the core), built once and made into the
-# Node and the web glue by wasm-bindgen, each then optimised by wasm-opt.
-WASM_RAW := target/wasm32-unknown-unknown/release/evidence_check_wasm.wasm
+# One wasm module (the binding crate js-api/ on the core), compiled once with the one release
+# profile, then made into the Node and the web glue by wasm-bindgen, each optimised by
+# wasm-opt (npm's binaryen). -O3 without inlining a function into its one caller: that
+# inlining folds each export's call tree into its shim, which compresses worse.
+WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/evidence_check_wasm.wasm
 WASM_OPT_FLAGS := -O3 --one-caller-inline-max-function-size 0
 
-$(WASM_RAW): $(PKG_SRC) $(shell find js-api/src -name '*.rs') js-api/Cargo.toml
+$(WASM_RAW): $(PKG_SRC)
 	$(CARGO) build --release --target wasm32-unknown-unknown -p evidence-check-wasm
 	@touch $@
 
-pkg/%/evidence_check_bg.wasm: $(WASM_RAW)
-	wasm-bindgen --target $(if $(filter node,$*),nodejs,web) --out-dir pkg/$* --out-name evidence_check $(WASM_RAW)
+pkg/node/evidence_check_bg.wasm: $(WASM_RAW)
+	wasm-bindgen --target nodejs --out-dir pkg/node --out-name evidence_check $<
+	wasm-opt $(WASM_OPT_FLAGS) $@ -o $@
+
+pkg/web/evidence_check_bg.wasm: $(WASM_RAW)
+	wasm-bindgen --target web --out-dir pkg/web --out-name evidence_check $<
 	wasm-opt $(WASM_OPT_FLAGS) $@ -o $@
 
 WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm
 
-## wasm: the wasm builds only (iterate with it, then `node js/assemble.mjs`)
+## wasm: the Node and web glue of the one module only (iterate with it, then `node js/assemble.mjs`)
 wasm: setup $(WASM_BUILDS)
 
-pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
+pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs js/importers.mjs README.md LICENSE package.json
 	node js/assemble.mjs
 
-## build: the npm package in pkg/ (Node and web builds, CLI, types)
+## build: the npm package in pkg/ (Node and web glue, CLI, types)
 build: setup pkg/package.json
 
 ## demo: build, then check the bundled example with the CLI (exit 0 once the check ran)
@@ -67,29 +74,37 @@ profile:
 bench-quick: build
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
-FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome readers_agree
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs))))
 FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 5
 
 ## fuzz: every fuzz target for FUZZ_SECONDS seconds (see fuzz/README.md)
 fuzz:
-	@bash scripts/setup.sh fuzz npm
+	@bash scripts/setup.sh fuzz
 	@bash scripts/fuzz-seeds.sh
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -O
 	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run -O $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
-## fuzz-smoke: a short fuzz run of every target (part of make test)
+## fuzz-smoke: every target for FUZZ_SMOKE_SECONDS seconds (part of make test)
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
-## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node test-types test-gfm
+## test: every test suite (the tools a fresh machine lacks are installed first)
+test: test-setup test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-types test-gfm bench-quick fuzz-smoke
+
+test-setup:
+	@bash scripts/setup.sh wasm npm browser python fuzz
 
 test-native:
-	$(CARGO) test --all-targets
+	$(CARGO) test --workspace --all-targets
 
 test-lint:
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+# The binding's wasm-bindgen tests, in the debug profile, under wasm-bindgen-test-runner
+# (installed with wasm-bindgen-cli): in Node, and in Debian's headless Chromium through
+# chromedriver with webdriver.json's arguments (--no-sandbox: the tests may run as root).
 WASM_TEST := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner $(CARGO) test -p evidence-check-wasm --target wasm32-unknown-unknown
 
 test-wasm-node: setup
@@ -97,7 +112,7 @@ test-wasm-node: setup
 
 test-wasm-web: setup
 	@bash scripts/setup.sh browser
-	CHROMEDRIVER=/usr/bin/chromedriver $(WASM_TEST) --test web
+	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/webdriver.json $(WASM_TEST) --test web
 
 test-node: build
 	node --test tests/js/

@@ -76,18 +76,19 @@ bench-quick: build
 
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs))))
 FUZZ_SECONDS ?= 300
-FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_PROFILE ?= -O
 
-## fuzz: every fuzz target for FUZZ_SECONDS seconds (see fuzz/README.md)
+## fuzz: every fuzz target for FUZZ_SECONDS seconds, optimised (see fuzz/README.md)
 fuzz:
 	@bash scripts/setup.sh fuzz
 	@bash scripts/fuzz-seeds.sh
-	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -O
-	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run -O $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build $(FUZZ_PROFILE)
+	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run $(FUZZ_PROFILE) $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
-## fuzz-smoke: every target for FUZZ_SMOKE_SECONDS seconds (part of make test)
+## fuzz-smoke: every target for 5 seconds, unoptimised with debug assertions (part of make test:
+## the optimised build alone takes minutes)
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5 FUZZ_PROFILE=--dev
 
 ## test: every test suite (the tools a fresh machine lacks are installed first)
 test: test-setup test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-types test-gfm bench-quick fuzz-smoke
@@ -98,9 +99,12 @@ test-setup:
 test-native:
 	$(CARGO) test --workspace --all-targets
 
+# For wasm32, both crates' libraries and the binding's wasm-bindgen tests (the core's own
+# tests run natively only).
 test-lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(CARGO) clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) clippy -p evidence-check-wasm --all-targets --target wasm32-unknown-unknown -- -D warnings
 
 # The binding's wasm-bindgen tests, in the debug profile, under wasm-bindgen-test-runner
 # (installed with wasm-bindgen-cli): in Node, and in Debian's headless Chromium through
@@ -120,7 +124,7 @@ test-node: build
 ## test-types: the generated .d.ts is current (src/ts.rs), the typed usage programs of tests/types/ compiled with
 ## tsc --strict (Node, CommonJS, MCP, browser, a lib without esnext.disposable), and real outputs checked against the types
 test-types: build
-	$(CARGO) test --lib ts::
+	$(CARGO) test --workspace --lib ts::
 	@mkdir -p tests/types/node_modules && ln -sfn ../../../pkg tests/types/node_modules/evidence-check
 	tsc -p tests/types/tsconfig.node.json
 	tsc -p tests/types/tsconfig.web.json

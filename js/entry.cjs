@@ -30,27 +30,6 @@ raw.__registerHostHasher((bytes) => {
   return sha256(bytes);
 });
 delete raw.__registerHostHasher;
-// The hash maps' keys (src/hash.rs) from the OS's random bytes: /dev/urandom through
-// node:fs (already loaded), else node:crypto's randomFillSync (Windows). Not the global
-// `crypto.getRandomValues`, whose first use loads node:crypto.
-const { openSync, readSync, closeSync } = require("node:fs");
-raw.__registerRandomSource((bytes) => {
-  try {
-    const fd = openSync("/dev/urandom", "r");
-    try {
-      for (let n = 0; n < bytes.length; ) {
-        const read = readSync(fd, bytes, n, bytes.length - n, null);
-        if (read <= 0) throw new Error("/dev/urandom: short read");
-        n += read;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    require("node:crypto").randomFillSync(bytes);
-  }
-});
-delete raw.__registerRandomSource;
 module.exports.EvidenceCheckError = classes.EvidenceCheckError;
 module.exports.ContractError = classes.ContractError;
 module.exports.EvidenceError = classes.EvidenceError;

@@ -21,5 +21,3 @@ export const locateCitations = guardStore(raw.locateCitations, 2, classes, raw.E
 export const __registerErrorClasses = undefined;
 // The web build keeps the module's SHA-256 (WebCrypto's is asynchronous).
 export const __registerHostHasher = undefined;
-// …and draws its maps' keys from `crypto.getRandomValues`.
-export const __registerRandomSource = undefined;

@@ -7,9 +7,11 @@
 use serde_json::{json, Map, Value};
 
 use crate::assess::check;
-use crate::contract::validate::Checker;
+use crate::contract::Checker;
 use crate::contract::{Citation, Contract, Report, Scope};
-use crate::error::{ContractError, ReviewErrorKind, StoreError, ViolationCode};
+use crate::error::{ContractError, ViolationCode};
+use crate::review::ReviewErrorKind;
+use crate::store::StoreError;
 use crate::store::EvidenceStore;
 
 /// How many code points of context a `TextQuoteSelector` carries on each side.
@@ -145,7 +147,7 @@ fn target_source(target: &Map<String, Value>, store: &EvidenceStore) -> Option<S
 /// `source` matching one catalogue locator). Absent → `quote_not_found`, ambiguous →
 /// `quote_ambiguous`; never a guess. The citation id is the annotation id without
 /// [`ID_PREFIX`], or `annotation` for a foreign id.
-pub fn from_web_annotation_in(v: &Value, scope: &Scope, store: &EvidenceStore, whitespace: crate::locate::Whitespace) -> Result<Citation, StoreError> {
+pub fn from_web_annotation_in(v: &Value, scope: &Scope, store: &EvidenceStore, whitespace: crate::store::locate::Whitespace) -> Result<Citation, StoreError> {
     let target = v.get("target").and_then(Value::as_object);
     let selectors: &[Value] = match target.and_then(|t| t.get("selector")) {
         Some(Value::Array(a)) => a,
@@ -168,8 +170,8 @@ pub fn from_web_annotation_in(v: &Value, scope: &Scope, store: &EvidenceStore, w
     let (Some(exact), Some(source_id)) = (exact, source_id) else {
         return Err(ContractError { subject: "web_annotation", violations: c.violations }.into());
     };
-    let selector = crate::locate::Selector { exact, prefix: text("prefix"), suffix: text("suffix"), occurrence: None };
-    let options = crate::locate::LocateOptions { whitespace, ..Default::default() };
+    let selector = crate::store::locate::Selector { exact, prefix: text("prefix"), suffix: text("suffix"), occurrence: None };
+    let options = crate::store::locate::LocateOptions { whitespace, ..Default::default() };
     let (snapshot, found) = store.locate_current(scope, &source_id, &selector, options)?;
     let id = v.get("id").and_then(Value::as_str).and_then(|id| id.strip_prefix(ID_PREFIX)).unwrap_or("annotation");
     crate::store::citation_checked(id, &snapshot.source_ref, found.start, found.end, found.text, store.policy())

@@ -4,11 +4,12 @@
 
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
-use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::contract::{Citation, Report, Scope};
-use crate::error::{ReviewErrorKind, StoreError};
+use crate::review::ReviewErrorKind;
+use crate::store::StoreError;
 use crate::review::{Review, Verdict};
 use crate::store::{EvidenceStore, Snapshot};
 
@@ -126,7 +127,7 @@ pub struct RepairHint {
 /// Looks for the quote of a failed citation in its source's current revision.
 fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Option<RepairHint> {
     let snapshot = store.current(scope, &citation.source_ref.source_id)?;
-    let starts = crate::locate::occurrences(&snapshot.index, &snapshot.content, &citation.quote, crate::locate::Counting::Overlapping);
+    let starts = crate::store::locate::occurrences(&snapshot.index, &snapshot.content, &citation.quote, crate::store::locate::Counting::Overlapping);
     let occurrences = starts.len();
     if occurrences == 0 {
         return None;
@@ -150,11 +151,30 @@ pub struct Assessment {
     pub issues: Vec<Issue>,
 }
 
+/// The message of an issue's code in a language: the codes an assessment's issues
+/// carry are the store's, the reviews' and the contract's.
+fn issue_message(code: &str, lang: crate::error::Lang) -> Option<&'static str> {
+    use crate::citation::OffsetErrorKind;
+    use crate::clock::ClockErrorKind;
+    use crate::error::ViolationCode;
+    use crate::review::SignatureProblem;
+    use crate::store::StoreErrorKind;
+    StoreErrorKind::ALL
+        .iter()
+        .find(|k| k.code() == code)
+        .map(|k| k.message_in(lang))
+        .or_else(|| ReviewErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| SignatureProblem::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
+        .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
+}
+
 impl Assessment {
     /// Rewrites the issues' messages in `lang` (they are made in the reference's Chinese).
     pub fn localize(&mut self, lang: crate::error::Lang) {
         for issue in &mut self.issues {
-            if let Some(m) = crate::error::message_for_code(issue.code, lang) {
+            if let Some(m) = issue_message(issue.code, lang) {
                 issue.message = match &issue.detail {
                     Some(d) => d.message(m, lang),
                     None => m.to_owned(),
@@ -196,7 +216,7 @@ impl Serialize for Assessment {
 pub struct Checked<'r> {
     pub assessment: Assessment,
     pub citations: Vec<(&'r Citation, Arc<Snapshot>)>,
-    pub reviews: HashMap<&'r str, &'r Review>,
+    pub reviews: BTreeMap<&'r str, &'r Review>,
     /// The store's policy (the artifact's limits).
     pub policy: crate::policy::Policy,
     /// The store's host hasher (the artifact's digest is hashed by it where it is faster).
@@ -237,8 +257,8 @@ fn review_map<'r>(
     reviews: Vec<(usize, &'r Review)>,
     mode: ReviewMode,
     issues: &mut Vec<Issue>,
-) -> Result<HashMap<&'r str, &'r Review>, ReviewErrorKind> {
-    let mut map: HashMap<&str, &Review> = HashMap::default();
+) -> Result<BTreeMap<&'r str, &'r Review>, ReviewErrorKind> {
+    let mut map: BTreeMap<&str, &Review> = BTreeMap::default();
     for (index, review) in reviews {
         let problem = if review.scope != *scope {
             Some(ReviewErrorKind::ReviewOtherScope)
@@ -332,8 +352,8 @@ pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, 
         })
         .collect();
     let reviews = review_map(scope, report, &digest, signed, options.reviews, &mut issues)?;
-    let disputed: HashSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
-    let mut valid: HashMap<&str, usize> = HashMap::default();
+    let disputed: BTreeSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
+    let mut valid: BTreeMap<&str, usize> = BTreeMap::default();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
     let mut states = Vec::with_capacity(report.claims.len());
     for claim in &report.claims {

@@ -8,10 +8,13 @@ use std::borrow::Cow;
 
 use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
-use crate::contract::typed::{self, How};
-use crate::contract::validate::{join, Checker, ANY_STRING};
+use crate::json::join;
+use crate::contract::Checker;
+use crate::rules::{ANY_STRING, IDENTIFIER};
 use crate::contract::{rule, Contract, Report, Scope, SourceSpec};
-use crate::error::{ContractError, ReviewErrorKind, StoreError};
+use crate::error::ContractError;
+use crate::review::ReviewErrorKind;
+use crate::store::StoreError;
 use crate::render::{render_checked_detailed, Artifact};
 use crate::review::Review;
 use crate::policy::Policy;
@@ -38,7 +41,6 @@ impl BundleSource {
 
 impl Contract for BundleSource {
     const SUBJECT: &'static str = "bundle_source";
-    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -71,7 +73,7 @@ pub struct Bundle {
     /// What an importer recorded per citation or source (see [`crate::import`]); not checked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(optional = nullable))]
-    pub import_notes: Vec<crate::import::ImportNote>,
+    pub import_notes: Vec<ImportNote>,
 }
 
 impl Bundle {
@@ -80,7 +82,6 @@ impl Bundle {
 
 impl Contract for Bundle {
     const SUBJECT: &'static str = "bundle";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -90,7 +91,7 @@ impl Contract for Bundle {
             .and_then(|s| c.list(s, &join(path, "sources"), 0, c.limits.max_sources, BundleSource::check));
         let report = c.required(m, path, "report").and_then(|r| Report::check(c, r, &join(path, "report")));
         let reviews = c.list_or(m, path, "reviews", usize::MAX, Review::check);
-        let import_notes = c.list_or(m, path, "import_notes", usize::MAX, crate::import::ImportNote::check);
+        let import_notes = c.list_or(m, path, "import_notes", usize::MAX, ImportNote::check);
         if c.count() != before {
             return None;
         }
@@ -209,7 +210,7 @@ pub fn load_store(bundle: &Bundle, options: &BundleOptions) -> Result<EvidenceSt
 /// Loads sources into a fresh store (each text copied once into it).
 pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOptions) -> Result<EvidenceStore, BundleError> {
     let specs = sources.iter().map(|s| s.spec.clone()).collect();
-    let texts = sources.iter().map(|s| (s.revision, Cow::Borrowed(s.content.as_str()), None, s.fetched_at.clone()));
+    let texts = sources.iter().map(|s| (s.revision, Cow::Borrowed(s.content.as_str()), s.fetched_at.clone()));
     fill_store(scope, specs, texts, options)
 }
 
@@ -219,22 +220,17 @@ pub fn load_sources(scope: &Scope, sources: &[BundleSource], options: &BundleOpt
 fn fill_store<'t>(
     scope: &Scope,
     specs: Vec<SourceSpec>,
-    texts: impl Iterator<Item = (u64, Cow<'t, str>, Option<(usize, crate::citation::TextIndex)>, Option<String>)>,
+    texts: impl Iterator<Item = (u64, Cow<'t, str>, Option<String>)>,
     options: &BundleOptions,
 ) -> Result<EvidenceStore, BundleError> {
     let ids: Vec<String> = specs.iter().map(|s| s.source_id.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
     store.set_host_hasher(options.host_hasher);
-    for (i, (id, (revision, content, given, fetched_at))) in ids.iter().zip(texts).enumerate() {
-        match given {
-            Some((given_bytes, index)) => {
-                let read = crate::contract::json::SourceText { text: content.into_owned(), given_bytes, index };
-                store.restore_normalized(scope, id, read, revision, fetched_at)
-            }
-            None => store.restore_text(scope, id, content, revision, fetched_at),
-        }
-        .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
+    for (i, (id, (revision, content, fetched_at))) in ids.iter().zip(texts).enumerate() {
+        store
+            .restore_text(scope, id, content, revision, fetched_at)
+            .map_err(|error| BundleError::Store { path: format!("/sources/{i}"), error })?;
     }
     Ok(store)
 }
@@ -248,39 +244,29 @@ pub fn check_bundle(bundle: &Bundle, options: &BundleOptions) -> Result<BundleRe
 /// [`check_bundle`] on a bundle it may take apart: each source's text moves into the
 /// store (normalised in place) instead of being copied. Same result.
 pub fn check_bundle_owned(bundle: Bundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
-    check_read(ReadBundle { bundle, given: None }, options)
+    check_read(ReadBundle { bundle }, options)
 }
 
 /// A bundle read from JSON text for a check ([`read_for_check`]).
 #[derive(Debug)]
 pub struct ReadBundle {
     bundle: Bundle,
-    /// Each source's content length as given and its index, when the contents are
-    /// LF-normalised.
-    given: Option<Vec<(usize, crate::citation::TextIndex)>>,
 }
 
 /// Reads a bundle's JSON text for [`check_read`]: what [`Contract::from_json_with`]
-/// accepts and refuses, with the same errors, but valid text is read by
-/// [`typed::read_bundle_normalized`], so each source's text is decoded and LF-normalised
-/// in one pass and copied once (the check's result is the same).
+/// accepts and refuses, with the same errors.
 pub fn read_for_check(text: &str, limits: &crate::contract::Limits) -> Result<ReadBundle, ContractError> {
-    match typed::read_bundle_normalized(text, limits) {
-        Some((bundle, given)) if given.len() == bundle.sources.len() => Ok(ReadBundle { bundle, given: Some(given) }),
-        // The fast path accepts what the plain one does: the tree reader gives the error.
-        _ => Bundle::from_json_tree(text, limits).map(|bundle| ReadBundle { bundle, given: None }),
-    }
+    Bundle::from_json_with(text, limits).map(|bundle| ReadBundle { bundle })
 }
 
 /// [`check_bundle_owned`] of a bundle from [`read_for_check`]: each source's text moves
-/// into the store (normalised in place unless it was read normalised), never copied.
+/// into the store (normalised in place), never copied.
 pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleResult, BundleError> {
-    let ReadBundle { mut bundle, given } = read;
-    let mut given = given.map(Vec::into_iter);
+    let ReadBundle { mut bundle } = read;
     // Each source's spec, text and fetched_at move into the store (the specs are not copied).
     let (specs, texts): (Vec<_>, Vec<_>) = std::mem::take(&mut bundle.sources)
         .into_iter()
-        .map(|s| (s.spec, (s.revision, Cow::Owned(s.content), given.as_mut().and_then(Iterator::next), s.fetched_at)))
+        .map(|s| (s.spec, (s.revision, Cow::Owned(s.content), s.fetched_at)))
         .unzip();
     let store = fill_store(&bundle.scope, specs, texts.into_iter(), options)?;
     check_loaded(&bundle, &store, options)
@@ -324,16 +310,7 @@ pub fn parse_bundle(text: &str, limits: &crate::contract::Limits, require_conten
 /// texts elsewhere, as the CLI's `--mcp` does. An absent `content` reads as empty; a
 /// present one is checked as usual.
 pub fn bundle_without_contents(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
-    let how = How { content_optional: true, ..How::plain(limits.max_input_bytes) };
-    match typed::read(text, limits, how) {
-        Some(bundle) => Ok(bundle),
-        None => bundle_without_contents_tree(text, limits),
-    }
-}
-
-/// [`bundle_without_contents`] through the tree reader only (see [`Contract::from_json_tree`]).
-pub fn bundle_without_contents_tree(text: &str, limits: &crate::contract::Limits) -> Result<Bundle, ContractError> {
-    let mut v = crate::contract::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
+    let mut v = crate::json::parse_strict(text, limits.max_input_bytes, Bundle::SUBJECT)?;
     if let Some(sources) = v.get_mut("sources").and_then(Value::as_array_mut) {
         for source in sources.iter_mut().filter_map(Value::as_object_mut) {
             source.entry("content").or_insert_with(|| Value::String(String::new()));
@@ -404,4 +381,87 @@ impl crate::error::Coded for NotUtf8 {
 /// bytes' own buffer.
 pub fn utf8_text(bytes: Vec<u8>, skipped: usize, name: &'static str) -> Result<String, NotUtf8> {
     String::from_utf8(bytes).map_err(|e| NotUtf8 { name, offset: skipped + e.utf8_error().valid_up_to() })
+}
+
+// ---- what an importer recorded ---------------------------------------------------------
+
+/// The rules of an import note's fields (see [`crate::contract::rule`]).
+pub mod note_rule {
+    use crate::rules::{sized, StrRule};
+
+    pub const IMPORTERS: [(&str, &str); 2] = [("anthropic", "anthropic"), ("locate", "locate")];
+    pub const UNITS: [(&str, &str); 4] = [("code_point", "code_point"), ("utf16", "utf16"), ("block", "block"), ("unmatched", "unmatched")];
+    pub const WHITESPACE: [(&str, &str); 2] = [("exact", "exact"), ("loose", "loose")];
+    pub const SEPARATOR: StrRule = sized(0, 16);
+
+    /// A note names exactly one citation or one source.
+    pub fn names_one(citation_id: bool, source_id: bool) -> bool {
+        citation_id != source_id
+    }
+}
+
+/// What an importer did for one citation or one source of a bundle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(optional_fields))]
+pub struct ImportNote {
+    /// `anthropic` or `locate`.
+    #[cfg_attr(test, ts(type = "\"anthropic\" | \"locate\""))]
+    pub importer: String,
+    /// The citation the note is about (or `source_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation_id: Option<String>,
+    /// The source the note is about (or `citation_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    /// Anthropic: the document's index in the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document_index: Option<u64>,
+    /// Anthropic: the unit in which the model's range held its `cited_text`
+    /// (`code_point`, `utf16`, `block` for content documents), or `unmatched`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "\"code_point\" | \"utf16\" | \"block\" | \"unmatched\""))]
+    pub unit: Option<String>,
+    /// Anthropic content documents: the separator the blocks were joined with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separator: Option<String>,
+    /// Quote-only citations: `exact`, or `loose` when located whitespace-insensitively.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "Whitespace"))]
+    pub whitespace: Option<String>,
+}
+
+impl ImportNote {
+    pub(crate) const FIELDS: &'static [&'static str] = &["importer", "citation_id", "source_id", "document_index", "unit", "separator", "whitespace"];
+}
+
+impl Contract for ImportNote {
+    const SUBJECT: &'static str = "import_note";
+    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+        let before = c.count();
+        let m = c.object(v, path, Self::FIELDS)?;
+        let importer = c.literal_field(m, path, "importer", &note_rule::IMPORTERS);
+        let id = |c: &mut Checker, key: &str| m.get(key).map(|v| c.string(v, &join(path, key), &IDENTIFIER));
+        let citation_id = id(c, "citation_id");
+        let source_id = id(c, "source_id");
+        let document_index = m.get("document_index").map(|v| c.int(v, &join(path, "document_index"), 0));
+        let unit = m.get("unit").map(|v| c.literal(v, &join(path, "unit"), &note_rule::UNITS));
+        let separator = m.get("separator").map(|v| c.string(v, &join(path, "separator"), &note_rule::SEPARATOR));
+        let whitespace = m.get("whitespace").map(|v| c.literal(v, &join(path, "whitespace"), &note_rule::WHITESPACE));
+        if !note_rule::names_one(citation_id.is_some(), source_id.is_some()) {
+            c.push(path, crate::error::ViolationCode::Missing, "an import note names exactly one citation_id or source_id");
+        }
+        if c.count() != before {
+            return None;
+        }
+        Some(ImportNote {
+            importer: importer?.to_owned(),
+            citation_id: citation_id.flatten(),
+            source_id: source_id.flatten(),
+            document_index: document_index.flatten(),
+            unit: unit.flatten().map(str::to_owned),
+            separator: separator.flatten(),
+            whitespace: whitespace.flatten().map(str::to_owned),
+        })
+    }
 }

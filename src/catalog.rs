@@ -11,9 +11,11 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::contract::validate::{join, sized, Checker};
+use crate::json::join;
+use crate::rules::sized;
+use crate::contract::Checker;
 use crate::contract::Contract;
-use crate::error::{CatalogErrorKind, ContractError, Lang, ViolationCode};
+use crate::error::{ContractError, Lang, ViolationCode};
 use crate::excerpt::{splitlines, Document, Library};
 
 /// What an import recorded: the frozen digest and the number of lines.
@@ -219,7 +221,7 @@ impl Contract for CatalogJson {
         let m = c.object(v, path, &["documents"])?;
         let dp = join(path, "documents");
         let documents = c.required(m, path, "documents").and_then(|d| c.list(d, &dp, 0, usize::MAX, CatalogEntry::check))?;
-        let mut seen = crate::hash::HashSet::default();
+        let mut seen = std::collections::BTreeSet::default();
         for (i, d) in documents.iter().enumerate() {
             if !seen.insert(d.id.as_str()) {
                 c.push(&join(&join(&dp, &i.to_string()), "id"), ViolationCode::DuplicateDocumentId, format!("document id '{}' is used twice", d.id));
@@ -254,5 +256,17 @@ impl crate::error::Coded for CatalogError {
             Self::Unknown { item_id } => vec![("item_id", item_id.as_str().into())],
             Self::Contract(_) => Vec::new(),
         }
+    }
+}
+
+crate::error::coded_enum! {
+    /// Why the document catalogue refused a document or a saved catalogue.
+    CatalogErrorKind {
+        /// A different body was imported under an id already in the catalogue; nothing was replaced.
+        DocumentChanged => ("document_changed", "同一资料标识的正文已变更,拒绝导入;原记录保持不变。", "The document's body changed under the same id; the import is refused and the frozen version stays."),
+        /// A saved catalogue records a digest that is not the digest of its body.
+        DigestMismatch => ("catalog_digest_mismatch", "资料目录记录的摘要与正文不一致,拒绝加载。", "A saved catalogue records a digest that is not its body's; it is not loaded."),
+        /// No document of the catalogue has this id.
+        UnknownDocument => ("unknown_document", "资料目录中没有该标识的资料。", "The catalogue has no document with this id."),
     }
 }

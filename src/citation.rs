@@ -2,7 +2,6 @@
 //! citation (a [`TextIndex`] is built once per snapshot), and converting offsets between
 //! the units hosts count in: code points, UTF-16 units and UTF-8 bytes.
 
-use crate::error::OffsetErrorKind;
 
 /// How many code points lie between two checkpoints of a [`TextIndex`]: a lookup reads
 /// at most this many characters; building the index stops at one word in ~40.
@@ -116,14 +115,13 @@ fn index_code_points(bytes: &[u8], checkpoints: &mut Vec<usize>) -> usize {
     ix.n
 }
 
-/// A [`TextIndex`] made as its text is written, in order (see
-/// [`crate::contract::json::text_normalized`]): the text is not read a second time.
+/// A [`TextIndex`] made as its text is read, in order.
 /// Eight bytes at a time: a word with no checkpoint in it only adds its count of
 /// code-point starts (bytes that are not 10xxxxxx); the others go byte by byte. A code
 /// point starts at every byte that is not a continuation byte, so a word may end inside
 /// a character.
 #[derive(Debug, Default)]
-pub struct Indexer {
+pub(crate) struct Indexer {
     n: usize,
     /// Every byte so far was ASCII: code points are bytes, and no checkpoint is recorded
     /// until the first other byte (ASCII text needs none).
@@ -132,11 +130,6 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// Room for the checkpoints of a text of up to `bytes` bytes.
-    pub fn with_capacity(bytes: usize) -> Indexer {
-        Indexer { n: 0, ascii: true, checkpoints: Vec::with_capacity(bytes / STRIDE + 1) }
-    }
-
     /// At the first byte over 0x7F: the checkpoints of the ASCII text before it (code
     /// point = byte).
     fn leave_ascii(&mut self) {
@@ -163,28 +156,6 @@ impl Indexer {
         }
     }
 
-    /// The first `len` (1 to 7) bytes of `word` written at byte offset `at`.
-    #[inline]
-    pub fn word_part(&mut self, at: usize, word: u64, len: usize) {
-        let kept = u64::MAX >> (64 - 8 * len.clamp(1, 8));
-        let part = word & kept;
-        if self.ascii && part & HI == 0 {
-            self.n += len;
-            return;
-        }
-        // The bytes past `len` read as continuation bytes: not counted.
-        self.word(at, part | (HI & !kept));
-    }
-
-    /// One ASCII byte written at byte offset `at`.
-    #[inline]
-    pub fn ascii(&mut self, at: usize) {
-        if !self.ascii && self.n % STRIDE == 0 {
-            self.checkpoints.push(at);
-        }
-        self.n += 1;
-    }
-
     /// `bytes` written at byte offset `at`.
     pub fn bytes(&mut self, at: usize, bytes: &[u8]) {
         for (i, b) in bytes.iter().enumerate() {
@@ -202,12 +173,6 @@ impl Indexer {
                 self.n += 1;
             }
         }
-    }
-
-    /// The index of the text written (as [`TextIndex::new`] makes it).
-    pub fn finish(self) -> TextIndex {
-        let checkpoints = if self.ascii { Vec::new() } else { self.checkpoints };
-        TextIndex { chars: self.n, ascii: self.ascii, checkpoints, newlines: std::sync::OnceLock::new() }
     }
 }
 
@@ -270,4 +235,18 @@ pub fn convert_range(text: &str, start: usize, end: usize, from: Unit, to: Unit)
         return Err(OffsetErrorKind::EmptyRange);
     }
     Ok((convert_offset(text, start, from, to)?, convert_offset(text, end, from, to)?))
+}
+
+crate::error::coded_enum! {
+    /// Why an offset could not be converted between units.
+    OffsetErrorKind {
+        /// The offset is past the end of the text.
+        OutOfRange => ("offset_out_of_range", "偏移量超出正文末尾。", "The offset is past the end of the text."),
+        /// The UTF-16 offset falls between the two halves of a surrogate pair.
+        SplitsSurrogatePair => ("splits_surrogate_pair", "UTF-16 偏移量落在代理对中间,不是字符边界。", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
+        /// The UTF-8 offset falls inside the bytes of one character.
+        SplitsUtf8Sequence => ("splits_utf8_sequence", "UTF-8 偏移量落在一个字符的字节中间,不是字符边界。", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
+        /// The range is empty or reversed.
+        EmptyRange => ("empty_range", "区间必须非空,采用左闭右开区间。", "The range must be non-empty and half-open: start < end."),
+    }
 }

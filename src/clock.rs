@@ -1,7 +1,6 @@
 //! Where time comes from. Every timestamp (`fetched_at`, `reviewed_at`, the export
 //! time) is read from an injectable clock, so outputs can be reproduced byte for byte.
 
-use crate::error::ClockErrorKind;
 
 /// A source of timestamps in the reference's format (Python's
 /// `datetime.now(timezone.utc).isoformat()`).
@@ -122,4 +121,12 @@ pub fn is_iso_datetime(s: &str) -> bool {
         (s.is_empty() && oh <= 23 && om <= 59).then_some(())
     }
     parse(s.as_bytes()).is_some()
+}
+
+crate::error::coded_enum! {
+    /// Why a clock setting was refused.
+    ClockErrorKind {
+        /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
+        InvalidNow => ("invalid_now", "now 必须是带秒和时区偏移的 ISO 8601 时间,例如 2026-11-29T00:00:00+00:00。", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
+    }
 }

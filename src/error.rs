@@ -80,22 +80,6 @@ pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
     (issues.is_some(), text)
 }
 
-/// The message of any store, review or render code in a language (for messages made
-/// in Chinese and shown in another language).
-pub fn message_for_code(code: &str, lang: Lang) -> Option<&'static str> {
-    StoreErrorKind::ALL
-        .iter()
-        .find(|k| k.code() == code)
-        .map(|k| k.message_in(lang))
-        .or_else(|| ReviewErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| RenderErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| SignatureProblem::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| OffsetErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| ClockErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| BindingErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| CatalogErrorKind::ALL.iter().find(|k| k.code() == code).map(|k| k.message_in(lang)))
-        .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
-}
 
 /// One rule of a contract that an input breaks, with the JSON path where it broke.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -312,9 +296,9 @@ impl ContractError {
 fn raise_hint_in(message: &str, lang: Lang) -> Option<String> {
     let (base, hint) = message.split_once("; raise it with the policy field ")?;
     let field = hint.split(' ').next()?;
-    let en = crate::policy::how_to_raise(field, Lang::En);
+    let en = how_to_raise(field, Lang::En);
     let tail = message.strip_prefix(base)?.strip_prefix("; ")?;
-    (tail == en).then(|| format!("{base}; {}", crate::policy::how_to_raise(field, lang)))
+    (tail == en).then(|| format!("{base}; {}", how_to_raise(field, lang)))
 }
 
 impl Coded for ContractError {
@@ -361,137 +345,36 @@ macro_rules! coded_enum {
                 match self { $( Self::$variant => $msg, )* }
             }
             /// The message in a language.
-            pub fn message_in(self, lang: Lang) -> &'static str {
+            pub fn message_in(self, lang: $crate::error::Lang) -> &'static str {
                 match lang {
-                    Lang::Zh => self.message(),
-                    Lang::En => match self { $( Self::$variant => $en, )* },
+                    $crate::error::Lang::Zh => self.message(),
+                    $crate::error::Lang::En => match self { $( Self::$variant => $en, )* },
                 }
             }
         }
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str($name::message(*self))
             }
         }
-        impl Coded for $name {
+        impl $crate::error::Coded for $name {
             fn code(&self) -> &'static str {
                 (*self).code()
             }
-            fn message(&self, lang: Lang) -> String {
+            fn message(&self, lang: $crate::error::Lang) -> String {
                 self.message_in(lang).to_owned()
             }
         }
-        impl std::error::Error for $name {}
+        impl ::std::error::Error for $name {}
     };
 }
+pub(crate) use coded_enum;
 
-coded_enum! {
-    /// Why the evidence store refused an operation or a citation.
-    StoreErrorKind {
-        /// The catalogue has more specs than allowed, or two specs share a `source_id`.
-        CatalogueInvalid => ("catalogue_invalid", "来源配置重复或超限。", "The source catalogue is over its size limit or names a source twice."),
-        /// The store was closed; it accepts nothing more.
-        StoreClosed => ("store_closed", "证据存储已关闭。", "The evidence store is closed."),
-        /// The source id is not in the trusted catalogue.
-        UnknownSource => ("unknown_source", "来源未在可信目录中登记。", "The source is not in the trusted catalogue."),
-        /// The content is empty or only whitespace.
-        EmptyContent => ("empty_content", "正文必须是非空字符串。", "The text must be a non-empty string."),
-        /// The content is larger than the byte limit (UTF-8 bytes, before newline normalisation).
-        SourceTooLarge => ("source_too_large", "来源超过字节上限。", "The source is over the byte limit."),
-        /// A read result is not an object.
-        ReadResultNotObject => ("read_result_not_object", "读取结果必须是业务结果对象。", "A read result must be a business-result object."),
-        /// A read result names another file than the spec, or its source is not catalogued.
-        ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。", "The read failed or names another file than the catalogue."),
-        /// The cited snapshot does not exist: never ingested, removed, another scope's, or an old revision.
-        RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。", "The source does not exist, was removed, belongs to another scope, or the revision is stale."),
-        /// The citation's range ends past the end of the text.
-        RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。", "The citation range ends past the end of the text."),
-        /// The quote is not the text found at the cited range.
-        QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。", "The quote is not the text at the cited range."),
-        /// `compat: "reference"` only: the passage to quote is empty, absent, or occurs more than once (the reference's one error for both).
-        QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。", "The passage is missing or occurs more than once; it cannot be located uniquely."),
-        /// The quote (with its context, or at the occurrence asked for) is not in the source's current revision.
-        QuoteNotFound => ("quote_not_found", "片段未在来源当前版本中找到。", "The quote is not in the source's current revision."),
-        /// The quote occurs more than once and nothing picks one occurrence.
-        QuoteAmbiguous => ("quote_ambiguous", "片段出现多次,无法唯一定位;请给出前后文或指定第几处。", "The quote occurs more than once; give a prefix and suffix or an occurrence to pick one."),
-        /// A revision to restore is not newer than the store's counter for that source.
-        RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
-        /// (Split from `ref_unavailable`.) The source is catalogued, but this scope has no snapshot of it and never had one.
-        SourceNotIngested => ("source_not_ingested", "来源尚未在此范围内采集,没有任何快照。", "The source was never ingested in this scope; there is no snapshot of it."),
-        /// (Split from `ref_unavailable`.) This scope had a snapshot of the source, and it was removed.
-        SourceRemoved => ("source_removed", "来源快照已在此范围内撤销。", "The source's snapshot was removed in this scope."),
-        /// (Split from `ref_unavailable`.) The cited revision is not the current one.
-        RevisionStale => ("revision_stale", "引用的版本不是来源的当前版本。", "The cited revision is not the source's current revision."),
-        /// (Split from `ref_unavailable`.) The cited digest is not the current revision's digest.
-        DigestMismatch => ("digest_mismatch", "引用的摘要与来源当前版本的摘要不一致。", "The cited digest is not the digest of the source's current revision."),
-        /// (Split from `ref_unavailable`.) No source with this id is available in this scope (the store's catalogue does not name it). Says nothing about other scopes.
-        SourceNotInScope => ("source_not_in_scope", "此范围内没有该标识的来源。", "No source with this id is available in this scope."),
-    }
-}
 
-coded_enum! {
-    /// Why a review could not be recorded or used.
-    ReviewErrorKind {
-        /// The reviewed claim is not in the report.
-        UnknownClaim => ("unknown_claim", "审阅目标不存在。", "The reviewed claim does not exist."),
-        /// The verdict is not `supported`, `insufficient` or `contradicted`.
-        InvalidVerdict => ("invalid_verdict", "审阅结论无效。", "The review verdict is not valid."),
-        /// The note is blank, not a string, or longer than 1,000 code points.
-        InvalidNote => ("invalid_note", "需要非空、大小受限的审阅说明。", "A review needs a non-blank note of at most 1,000 characters."),
-        /// A review belongs to another scope or another report digest, or reviews one claim twice.
-        ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。", "A review belongs to another scope or report digest, or reviews a claim twice."),
-        /// A review names a claim that the report does not have.
-        ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。", "The reviewed claim is not in the report."),
-        /// (An issue, in bundle mode or with `reviews: "report"`.) The review was recorded for another report digest; it is not counted.
-        ReviewStaleDigest => ("review_stale_digest", "审阅绑定的是另一份报告摘要,未计入。", "The review was recorded for another report digest; it is not counted."),
-        /// (An issue, in bundle mode or with `reviews: "report"`.) The review belongs to another scope; it is not counted.
-        ReviewOtherScope => ("review_other_scope", "审阅属于另一个范围,未计入。", "The review belongs to another scope; it is not counted."),
-        /// (An issue, in bundle mode or with `reviews: "report"`.) A second review of one claim; it is not counted.
-        ReviewDuplicate => ("review_duplicate", "同一论断的第二条审阅,未计入。", "A second review of the same claim; it is not counted."),
-    }
-}
 
-coded_enum! {
-    /// Why a review was refused under a review key (an issue of the assessment).
-    SignatureProblem {
-        /// The review carries no signature.
-        Missing => ("review_signature_missing", "审阅记录没有签名;设置审阅密钥时每条审阅都必须签名。", "The review is not signed; with a review key every review must carry a signature."),
-        /// The signature does not match the review's content and the key.
-        Invalid => ("review_signature_invalid", "审阅签名不匹配:记录被改动或使用了其他密钥。", "The review's signature does not match: it was altered or signed with another key."),
-    }
-}
 
-coded_enum! {
-    /// Why the artifact could not be rendered.
-    RenderErrorKind {
-        /// The report has invalid citations; an invalid report is never exported.
-        ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。", "The report has invalid citations; it is not exported."),
-        /// The artifact is over 8,000 code points or 24,000 UTF-8 bytes; it is never truncated.
-        ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。", "The artifact is over the storage limit; split the report rather than truncating citations."),
-    }
-}
 
-coded_enum! {
-    /// Why an offset could not be converted between units.
-    OffsetErrorKind {
-        /// The offset is past the end of the text.
-        OutOfRange => ("offset_out_of_range", "偏移量超出正文末尾。", "The offset is past the end of the text."),
-        /// The UTF-16 offset falls between the two halves of a surrogate pair.
-        SplitsSurrogatePair => ("splits_surrogate_pair", "UTF-16 偏移量落在代理对中间,不是字符边界。", "The UTF-16 offset splits a surrogate pair; it names no character boundary."),
-        /// The UTF-8 offset falls inside the bytes of one character.
-        SplitsUtf8Sequence => ("splits_utf8_sequence", "UTF-8 偏移量落在一个字符的字节中间,不是字符边界。", "The UTF-8 offset splits the bytes of one character; it names no character boundary."),
-        /// The range is empty or reversed.
-        EmptyRange => ("empty_range", "区间必须非空,采用左闭右开区间。", "The range must be non-empty and half-open: start < end."),
-    }
-}
 
-coded_enum! {
-    /// Why a clock setting was refused.
-    ClockErrorKind {
-        /// `now` is not an ISO 8601 date-time with seconds and an offset (`2026-11-29T00:00:00+00:00`).
-        InvalidNow => ("invalid_now", "now 必须是带秒和时区偏移的 ISO 8601 时间,例如 2026-11-29T00:00:00+00:00。", "now must be an ISO 8601 date-time with seconds and a UTC offset, such as 2026-11-29T00:00:00+00:00."),
-    }
-}
 
 coded_enum! {
     /// Why the JavaScript binding refused a call before reaching the core.
@@ -508,97 +391,6 @@ coded_enum! {
     }
 }
 
-coded_enum! {
-    /// Why the document catalogue refused a document or a saved catalogue.
-    CatalogErrorKind {
-        /// A different body was imported under an id already in the catalogue; nothing was replaced.
-        DocumentChanged => ("document_changed", "同一资料标识的正文已变更,拒绝导入;原记录保持不变。", "The document's body changed under the same id; the import is refused and the frozen version stays."),
-        /// A saved catalogue records a digest that is not the digest of its body.
-        DigestMismatch => ("catalog_digest_mismatch", "资料目录记录的摘要与正文不一致,拒绝加载。", "A saved catalogue records a digest that is not its body's; it is not loaded."),
-        /// No document of the catalogue has this id.
-        UnknownDocument => ("unknown_document", "资料目录中没有该标识的资料。", "The catalogue has no document with this id."),
-    }
-}
-
-/// An evidence-store error: a refused operation, or a contract broken by its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoreError {
-    /// The store refused the operation.
-    Store(StoreErrorKind),
-    /// The store refused the operation; the detail names the subject and the numbers.
-    Detailed(StoreErrorKind, Box<Detail>),
-    /// The input (a read result, a quoted citation) broke its contract.
-    Contract(ContractError),
-    /// A quote could not be located (absent or ambiguous), with its source and counts.
-    Locate(crate::locate::LocateError),
-}
-
-impl StoreError {
-    /// The stable code.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::Store(k) | Self::Detailed(k, _) => k.code(),
-            Self::Contract(c) => c.code(),
-            Self::Locate(l) => l.code(),
-        }
-    }
-    /// The message (Chinese, naming the subject and the numbers).
-    pub fn message(&self) -> String {
-        self.message_in(Lang::Zh)
-    }
-    /// The message in a language, naming the subject and the numbers.
-    pub fn message_in(&self, lang: Lang) -> String {
-        match self {
-            Self::Store(k) => k.message_in(lang).to_owned(),
-            Self::Detailed(k, d) => d.message(k.message_in(lang), lang),
-            Self::Contract(c) => c.message(),
-            Self::Locate(l) => l.message_in(lang),
-        }
-    }
-    /// The kind, for the store's own refusals.
-    pub fn kind(&self) -> Option<StoreErrorKind> {
-        match self {
-            Self::Store(k) | Self::Detailed(k, _) => Some(*k),
-            _ => None,
-        }
-    }
-    /// The detail (subject and numbers), when there is one.
-    pub fn detail(&self) -> Option<&Detail> {
-        match self {
-            Self::Detailed(_, d) => Some(d),
-            _ => None,
-        }
-    }
-    /// `compat: "reference"`: the reference's code (the split codes are `ref_unavailable`).
-    pub fn reference_code(&self) -> &'static str {
-        match self.kind() {
-            Some(k) => k.reference_kind().code(),
-            None => self.code(),
-        }
-    }
-    /// `compat: "reference"`: the reference's message text, without subject or numbers.
-    pub fn reference_message(&self) -> String {
-        match self.kind() {
-            Some(k) => k.reference_kind().message().to_owned(),
-            None => self.message(),
-        }
-    }
-}
-
-impl StoreErrorKind {
-    /// The reference's kind: the five codes split from `ref_unavailable` are it.
-    pub fn reference_kind(self) -> StoreErrorKind {
-        match self {
-            Self::SourceNotIngested | Self::SourceRemoved | Self::RevisionStale | Self::DigestMismatch | Self::SourceNotInScope => Self::RefUnavailable,
-            other => other,
-        }
-    }
-
-    /// This refusal with its subject and numbers.
-    pub fn with(self, detail: Detail) -> StoreError {
-        StoreError::Detailed(self, Box::new(detail))
-    }
-}
 
 /// The subject of an error or issue and the numbers involved: which source, claim,
 /// citation or review, and size and limit, revisions, digests. Every field is optional;
@@ -687,7 +479,7 @@ impl Detail {
             parts.push(if zh { format!("正文长度 {n}") } else { format!("text length {n}") });
         }
         if let Some(f) = self.policy_field {
-            parts.push(crate::policy::how_to_raise(f, lang));
+            parts.push(how_to_raise(f, lang));
         }
         if parts.is_empty() {
             return base.to_owned();
@@ -696,107 +488,7 @@ impl Detail {
     }
 }
 
-impl Coded for StoreError {
-    fn code(&self) -> &'static str {
-        StoreError::code(self)
-    }
-    fn message(&self, lang: Lang) -> String {
-        match self {
-            Self::Contract(c) => Coded::message(c, lang),
-            _ => self.message_in(lang),
-        }
-    }
-    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
-        match self {
-            Self::Contract(c) => c.issues(lang),
-            _ => None,
-        }
-    }
-    /// The locate error's source and counts; a detailed refusal's subject and numbers as `detail`.
-    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
-        match self {
-            Self::Locate(l) => l.details(),
-            Self::Detailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    }
-}
 
-impl From<StoreErrorKind> for StoreError {
-    fn from(k: StoreErrorKind) -> Self {
-        Self::Store(k)
-    }
-}
-impl From<crate::locate::LocateError> for StoreError {
-    fn from(l: crate::locate::LocateError) -> Self {
-        Self::Locate(l)
-    }
-}
-impl From<ContractError> for StoreError {
-    fn from(c: ContractError) -> Self {
-        Self::Contract(c)
-    }
-}
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message())
-    }
-}
-impl std::error::Error for StoreError {}
-
-/// Why rendering failed: a review problem found while assessing, or a render rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenderError {
-    /// The reviews could not be used (see [`ReviewErrorKind`]).
-    Review(ReviewErrorKind),
-    /// A render rule refused the export.
-    Render(RenderErrorKind),
-}
-
-impl RenderError {
-    /// The stable code.
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Review(k) => k.code(),
-            Self::Render(k) => k.code(),
-        }
-    }
-    /// The message.
-    pub fn message(self) -> &'static str {
-        match self {
-            Self::Review(k) => k.message(),
-            Self::Render(k) => k.message(),
-        }
-    }
-}
-impl Coded for RenderError {
-    fn code(&self) -> &'static str {
-        (*self).code()
-    }
-    fn message(&self, lang: Lang) -> String {
-        match self {
-            Self::Review(k) => k.message_in(lang).to_owned(),
-            Self::Render(k) => k.message_in(lang).to_owned(),
-        }
-    }
-}
-
-impl From<ReviewErrorKind> for RenderError {
-    fn from(k: ReviewErrorKind) -> Self {
-        Self::Review(k)
-    }
-}
-impl From<RenderErrorKind> for RenderError {
-    fn from(k: RenderErrorKind) -> Self {
-        Self::Render(k)
-    }
-}
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(RenderError::message(*self))
-    }
-}
-impl std::error::Error for RenderError {}
 
 /// A refusal of the binding before the core is reached: its kind, and a message that
 /// names the argument (kept as given: it says more than the kind's generic text).
@@ -839,78 +531,10 @@ impl fmt::Display for BindingError {
 }
 impl std::error::Error for BindingError {}
 
-// ---- the codes as TypeScript string-literal unions (the .d.ts is made from these) -----
-
-/// The codes of every refusal other than a broken contract, kind by kind.
-pub const EVIDENCE_CODES: &[&[&str]] = &[
-    StoreErrorKind::CODES,
-    ReviewErrorKind::CODES,
-    SignatureProblem::CODES,
-    RenderErrorKind::CODES,
-    OffsetErrorKind::CODES,
-    ClockErrorKind::CODES,
-    BindingErrorKind::CODES,
-    CatalogErrorKind::CODES,
-    crate::policy::PolicyError::CODES,
-];
-
-/// The codes of the rules of a contract.
-pub const ISSUE_CODES: &[&[&str]] = &[&ViolationCode::CODES];
-
-/// `{head}"a" | "b" | …;` at compile time, and its length (codes are ASCII, so the
-/// bytes are UTF-8). Bytes past `N` are not written: `ts_union::<0>` gives the length.
-// Evaluated at compile time: an index out of range fails the build, never a run.
-#[allow(clippy::indexing_slicing)]
-pub const fn ts_union<const N: usize>(head: &str, lists: &[&[&str]]) -> ([u8; N], usize) {
-    let mut out = [b' '; N];
-    let mut at = 0;
-    macro_rules! put {
-        ($bytes:expr) => {{
-            let b: &[u8] = $bytes;
-            let mut k = 0;
-            while k < b.len() {
-                if at + k < N {
-                    out[at + k] = b[k];
-                }
-                k += 1;
-            }
-            at += b.len();
-        }};
+/// How to raise a limit, for messages: the policy field and the CLI flag.
+pub fn how_to_raise(field: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("raise it with the policy field {field} (CLI: --policy documents, or a policy file with \"{field}\")"),
+        Lang::Zh => format!("可通过策略字段 {field} 提高上限(CLI:--policy documents,或在策略文件中设置 \"{field}\")"),
     }
-    put!(head.as_bytes());
-    let mut i = 0;
-    while i < lists.len() {
-        let list = lists[i];
-        let mut j = 0;
-        while j < list.len() {
-            if !(i == 0 && j == 0) {
-                put!(b" | ");
-            }
-                let code = list[j];
-            put!(b"\"");
-            put!(code.as_bytes());
-            put!(b"\"");
-            j += 1;
-        }
-        i += 1;
-    }
-    put!(b";");
-    (out, at)
 }
-
-const EVIDENCE_HEAD: &str = "/** The codes of every refusal other than a broken contract (see docs/errors.md). */\nexport type EvidenceCode = ";
-const ISSUE_HEAD: &str = "/** The code of one broken rule of a contract. */\nexport type IssueCode = ";
-const EVIDENCE_TS_BYTES: [u8; ts_union::<0>(EVIDENCE_HEAD, EVIDENCE_CODES).1] = ts_union(EVIDENCE_HEAD, EVIDENCE_CODES).0;
-const ISSUE_TS_BYTES: [u8; ts_union::<0>(ISSUE_HEAD, ISSUE_CODES).1] = ts_union(ISSUE_HEAD, ISSUE_CODES).0;
-
-/// `export type EvidenceCode = "catalogue_invalid" | …;`, made from the kinds' code lists.
-pub const EVIDENCE_CODE_TS: &str = match core::str::from_utf8(&EVIDENCE_TS_BYTES) {
-    Ok(s) => s,
-    Err(_) => "export type EvidenceCode = string;",
-};
-
-/// `export type IssueCode = "invalid_json" | …;`, made from [`ViolationCode::ALL`].
-pub const ISSUE_CODE_TS: &str = match core::str::from_utf8(&ISSUE_TS_BYTES) {
-    Ok(s) => s,
-    Err(_) => "export type IssueCode = string;",
-};

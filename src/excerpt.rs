@@ -8,9 +8,11 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
+use crate::json::join;
+use crate::rules::{sized, IDENTIFIER};
+use crate::contract::Checker;
 use crate::contract::Contract;
 use crate::digest::sha256_hex;
 use crate::error::{ContractError, ViolationCode};
@@ -56,7 +58,7 @@ impl Document {
 /// Documents with unique ids, checked as one list.
 pub fn documents_from_value(v: &Value) -> Result<Vec<Document>, ContractError> {
     crate::contract::list_from_value(v, "documents", Document::check, |c, docs| {
-        let mut seen = HashSet::default();
+        let mut seen = BTreeSet::default();
         for (i, d) in docs.iter().enumerate() {
             if !seen.insert(d.id.as_str()) {
                 c.push(&join(&format!("/{i}"), "id"), ViolationCode::DuplicateDocumentId, format!("document id '{}' is used twice", d.id));
@@ -197,7 +199,7 @@ pub struct ExcerptCheck {
 
 /// Documents indexed by id, each with its digest and lines computed once.
 pub struct Library<'d> {
-    docs: HashMap<&'d str, (&'d Document, String, Vec<&'d str>)>,
+    docs: BTreeMap<&'d str, (&'d Document, String, Vec<&'d str>)>,
 }
 
 impl<'d> Library<'d> {
@@ -241,9 +243,9 @@ impl<'d> Library<'d> {
 
     /// The facts an answer about `item_id` must give: `(line, quote)` of every bullet
     /// line, read from the document's own lines (not from [`extract_excerpts`]).
-    pub fn required(&self, item_id: &str) -> HashSet<(i64, &'d str)> {
-        let Some((_, _, lines)) = self.docs.get(item_id) else { return HashSet::default() };
-        let mut required = HashSet::default();
+    pub fn required(&self, item_id: &str) -> BTreeSet<(i64, &'d str)> {
+        let Some((_, _, lines)) = self.docs.get(item_id) else { return BTreeSet::default() };
+        let mut required = BTreeSet::default();
         let mut number: i64 = 0;
         for line in lines {
             number += 1;
@@ -335,9 +337,9 @@ pub fn evaluate_claims_in(library: &Library<'_>, item_id: &str, claims: &[Excerp
     let checks: Vec<bool> = claims.iter().map(|c| library.check(c).supported).collect();
     let supported = checks.iter().filter(|s| **s).count();
     let total = claims.len();
-    let mut seen = HashSet::default();
+    let mut seen = BTreeSet::default();
     let mut duplicates = 0;
-    let mut covered_keys = HashSet::default();
+    let mut covered_keys = BTreeSet::default();
     let required_set = library.required(item_id);
     for (claim, ok) in claims.iter().zip(&checks) {
         if !seen.insert((claim.item_id.as_str(), claim.line, claim.quote.as_str())) {

@@ -9,7 +9,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::contract::validate::{join, sized, Checker, IDENTIFIER};
+use crate::json::join;
+use crate::rules::{sized, IDENTIFIER};
+use crate::contract::Checker;
 use crate::contract::Contract;
 use crate::error::ViolationCode;
 use crate::catalog::DocumentCatalog;

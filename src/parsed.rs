@@ -8,11 +8,11 @@
 
 use serde_json::Value;
 
-use crate::contract::json::DEFAULT_MAX_INPUT_BYTES;
+use crate::json::DEFAULT_MAX_INPUT_BYTES;
 use crate::contract::{Contract, Report};
 use crate::error::ContractError;
 use crate::policy::Policy;
-use crate::review::Review;
+use crate::review::{Digested, Review};
 use crate::schema::Dialect;
 
 /// A validated report, its digest (computed once, when first needed) and the policy it
@@ -70,19 +70,6 @@ impl ParsedReport {
         // Serialising plain structs of strings and integers cannot fail.
         let text = serde_json::to_string(&self.report).unwrap_or_default();
         Report::from_json_with(&text, policy).map(|_| ())
-    }
-}
-
-/// A report and its digest when it is already known (`None`: computed where needed).
-#[derive(Clone, Copy, Debug)]
-pub struct Digested<'r> {
-    pub report: &'r Report,
-    pub digest: Option<&'r str>,
-}
-
-impl<'r> From<&'r Report> for Digested<'r> {
-    fn from(report: &'r Report) -> Self {
-        Digested { report, digest: None }
     }
 }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
-use crate::contract::validate::{self, Pattern, StrRule};
+use crate::rules::{self, Pattern, StrRule};
 
 /// Which `kind` values a source spec may have.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,7 +134,7 @@ impl Policy {
             max_rationale_chars: 1000,
             max_artifact_chars: 8000,
             max_artifact_bytes: 24_000,
-            max_input_bytes: crate::contract::json::DEFAULT_MAX_INPUT_BYTES,
+            max_input_bytes: crate::json::DEFAULT_MAX_INPUT_BYTES,
             kinds: KindRule::List(vec!["fixture".into(), "public".into()]),
             filename: FilenameRule::Markdown,
             identifier: IdRule::Reference,
@@ -189,7 +189,7 @@ impl Policy {
         if let Some(p) = Policy::preset(trimmed) {
             return Ok(p);
         }
-        let v = crate::contract::json::parse_strict(text, 1024 * 1024, "policy")
+        let v = crate::json::parse_strict(text, 1024 * 1024, "policy")
             .map_err(|e| PolicyError::Invalid { field: String::new(), message: e.message() })?;
         Policy::from_value(&v)
     }
@@ -244,14 +244,14 @@ impl Policy {
     /// The rule of a source spec's filename.
     pub fn filename_rule(&self) -> StrRule {
         match self.filename {
-            FilenameRule::Markdown => validate::FILENAME,
+            FilenameRule::Markdown => rules::FILENAME,
             FilenameRule::RelativePath => StrRule { min: 0, max: usize::MAX, pattern: Some(RELATIVE_PATH) },
         }
     }
 
     /// The rule of a citation's quote.
     pub fn quote_rule(&self) -> StrRule {
-        validate::sized(1, self.max_quote_chars)
+        rules::sized(1, self.max_quote_chars)
     }
 
     /// The JSON Schema pattern of an id rule.
@@ -279,7 +279,7 @@ fn id_rule(rule: IdRule) -> StrRule {
     StrRule { min: 0, max: usize::MAX, pattern: Some(pattern) }
 }
 
-const REFERENCE_ID: Pattern = (validate::is_identifier, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
+const REFERENCE_ID: Pattern = (rules::is_identifier, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
 const EXTENDED_ID: Pattern = (is_extended_id, "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$");
 /// The text of the relative-path rule, for messages and schemas.
 pub const RELATIVE_PATH_TEXT: &str = "a relative path of 1 to 255 bytes: no '..' segment, no leading '/', no backslash, no NUL or control character";
@@ -358,13 +358,7 @@ impl fmt::Display for PolicyError {
 }
 impl std::error::Error for PolicyError {}
 
-/// How to raise a limit, for messages: the policy field and the CLI flag.
-pub fn how_to_raise(field: &str, lang: crate::error::Lang) -> String {
-    match lang {
-        crate::error::Lang::En => format!("raise it with the policy field {field} (CLI: --policy documents, or a policy file with \"{field}\")"),
-        crate::error::Lang::Zh => format!("可通过策略字段 {field} 提高上限(CLI:--policy documents,或在策略文件中设置 \"{field}\")"),
-    }
-}
+pub use crate::error::how_to_raise;
 
 impl crate::error::Coded for PolicyError {
     fn code(&self) -> &'static str {

@@ -6,10 +6,12 @@ use serde::Serialize;
 
 use crate::assess::{Checked, ClaimState, Status};
 use crate::clock::Clock;
-use crate::contract::validate::is_python_space;
+use crate::visible::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
 use crate::digest::sha256_hex_with;
-use crate::error::{Lang, RenderError, RenderErrorKind};
+use crate::error::{Coded, Lang};
+use crate::review::ReviewErrorKind;
+use std::fmt;
 use crate::review::Review;
 use crate::store::EvidenceStore;
 
@@ -350,7 +352,7 @@ pub fn render_checked_detailed(
     if a.status == Status::Invalid {
         return Err((RenderErrorKind::ReportInvalid, None));
     }
-    let numbers: crate::hash::HashMap<&str, usize> =
+    let numbers: std::collections::BTreeMap<&str, usize> =
         checked.citations.iter().enumerate().map(|(i, (c, _))| (c.citation_id.as_str(), i + 1)).collect();
     let number = |citation_id: &str| numbers.get(citation_id).copied().unwrap_or(0);
     let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);
@@ -520,3 +522,69 @@ impl crate::error::Coded for RenderFailure {
         self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
     }
 }
+
+// ---- the render's errors ------------------------------------------------------------
+
+crate::error::coded_enum! {
+    /// Why the artifact could not be rendered.
+    RenderErrorKind {
+        /// The report has invalid citations; an invalid report is never exported.
+        ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。", "The report has invalid citations; it is not exported."),
+        /// The artifact is over 8,000 code points or 24,000 UTF-8 bytes; it is never truncated.
+        ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。", "The artifact is over the storage limit; split the report rather than truncating citations."),
+    }
+}
+
+/// Why rendering failed: a review problem found while assessing, or a render rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// The reviews could not be used (see [`ReviewErrorKind`]).
+    Review(ReviewErrorKind),
+    /// A render rule refused the export.
+    Render(RenderErrorKind),
+}
+
+impl RenderError {
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Review(k) => k.code(),
+            Self::Render(k) => k.code(),
+        }
+    }
+    /// The message.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::Review(k) => k.message(),
+            Self::Render(k) => k.message(),
+        }
+    }
+}
+impl Coded for RenderError {
+    fn code(&self) -> &'static str {
+        (*self).code()
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Review(k) => k.message_in(lang).to_owned(),
+            Self::Render(k) => k.message_in(lang).to_owned(),
+        }
+    }
+}
+
+impl From<ReviewErrorKind> for RenderError {
+    fn from(k: ReviewErrorKind) -> Self {
+        Self::Review(k)
+    }
+}
+impl From<RenderErrorKind> for RenderError {
+    fn from(k: RenderErrorKind) -> Self {
+        Self::Render(k)
+    }
+}
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(RenderError::message(*self))
+    }
+}
+impl std::error::Error for RenderError {}

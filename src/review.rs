@@ -6,10 +6,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::Clock;
-use crate::contract::validate::{is_blank, join, Checker, DIGEST};
+use crate::rules::{is_blank, DIGEST};
+use crate::json::join;
+use crate::contract::Checker;
 use crate::contract::{rule, Contract, Report, Scope};
 use crate::digest::{report_digest, WriteCanonical};
-use crate::error::ReviewErrorKind;
 
 /// A reviewer's verdict on whether the cited passages support a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -120,8 +121,6 @@ pub fn sign_review(review: &Review, key: &[u8]) -> Review {
     Review { signature, ..review.clone() }
 }
 
-/// Why a signed review was refused (see [`crate::error::SignatureProblem`]).
-pub use crate::error::SignatureProblem;
 
 /// Checks a review's signature in constant time.
 pub fn verify_review(review: &Review, key: &[u8]) -> Result<(), SignatureProblem> {
@@ -146,7 +145,7 @@ impl Review {
     /// review's JSON text (`serde_json`'s) as a review gives the review back (the property
     /// test in `tests/parsed.rs` checks that this answers as the reader does).
     pub(crate) fn keeps_rules(&self, p: &crate::contract::Limits) -> bool {
-        use crate::contract::validate::check_str;
+        use crate::rules::check_str;
         let scope = p.scope_rule();
         check_str(&self.scope.tenant_id, &scope).is_ok()
             && check_str(&self.scope.user_id, &scope).is_ok()
@@ -160,7 +159,6 @@ impl Review {
 
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
-    crate::contract::typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -296,32 +294,22 @@ pub fn reviews_from_value(v: &Value) -> Result<Vec<Review>, crate::error::Contra
 }
 
 /// Review records as JSON text (`null` for none), read as a JSON argument is (strict
-/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: valid text
-/// straight into the records, anything else through [`reviews_from_json_tree`].
+/// JSON under `max_bytes`) and checked as [`reviews_from_value`] checks them: errors of
+/// the JSON text and of the records both name the `reviews`.
 pub fn reviews_from_json(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
-    let how = crate::contract::typed::How::plain(max_bytes);
-    match crate::contract::typed::read_list(text, &crate::contract::Limits::default(), how, true) {
-        Some(reviews) => Ok(reviews),
-        None => reviews_from_json_tree(text, max_bytes),
-    }
-}
-
-/// [`reviews_from_json`] through the tree reader only: errors of the JSON text and of
-/// the records both name the `reviews`.
-pub fn reviews_from_json_tree(text: &str, max_bytes: usize) -> Result<Vec<Review>, crate::error::ContractError> {
-    reviews_from_value(&crate::contract::json::parse_strict(text, max_bytes, "reviews")?)
+    reviews_from_value(&crate::json::parse_strict(text, max_bytes, "reviews")?)
 }
 
 /// [`record_review_value_with`], then signed with `key` when one is given (HMAC-SHA-256 over
 /// the review's canonical JSON, see [`sign_review`]). A refusal names the claim, or the
 /// note's length against the policy's limit: its code points, or, for a note the host did
 /// not copy (`note` is then `null`), `host_note_len`, the host's own length of it.
-/// `report`: a `&Report`, or a [`crate::parsed::Digested`] whose digest is already known
+/// `report`: a `&Report`, or a [`Digested`] whose digest is already known
 /// (then it is not computed again).
 #[allow(clippy::too_many_arguments)] // the review's fields, its context and the key, as the JS call takes them
 pub fn record_review_signed<'r>(
     scope: &Scope,
-    report: impl Into<crate::parsed::Digested<'r>>,
+    report: impl Into<Digested<'r>>,
     claim_id: &Value,
     verdict: &Value,
     note: &Value,
@@ -359,5 +347,53 @@ impl crate::error::Coded for ReviewRefusal {
     /// The claim or the note's length and limit as `detail`.
     fn details(&self) -> Vec<(&'static str, Value)> {
         self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
+    }
+}
+
+/// A report and its digest when it is already known (`None`: computed where needed).
+#[derive(Clone, Copy, Debug)]
+pub struct Digested<'r> {
+    pub report: &'r Report,
+    pub digest: Option<&'r str>,
+}
+
+impl<'r> From<&'r Report> for Digested<'r> {
+    fn from(report: &'r Report) -> Self {
+        Digested { report, digest: None }
+    }
+}
+
+
+// ---- the review's errors ------------------------------------------------------------
+
+crate::error::coded_enum! {
+    /// Why a review could not be recorded or used.
+    ReviewErrorKind {
+        /// The reviewed claim is not in the report.
+        UnknownClaim => ("unknown_claim", "审阅目标不存在。", "The reviewed claim does not exist."),
+        /// The verdict is not `supported`, `insufficient` or `contradicted`.
+        InvalidVerdict => ("invalid_verdict", "审阅结论无效。", "The review verdict is not valid."),
+        /// The note is blank, not a string, or longer than 1,000 code points.
+        InvalidNote => ("invalid_note", "需要非空、大小受限的审阅说明。", "A review needs a non-blank note of at most 1,000 characters."),
+        /// A review belongs to another scope or another report digest, or reviews one claim twice.
+        ReviewMismatch => ("review_mismatch", "审阅范围、报告摘要不匹配或记录重复。", "A review belongs to another scope or report digest, or reviews a claim twice."),
+        /// A review names a claim that the report does not have.
+        ReviewTargetMissing => ("review_target_missing", "审阅目标不在报告中。", "The reviewed claim is not in the report."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) The review was recorded for another report digest; it is not counted.
+        ReviewStaleDigest => ("review_stale_digest", "审阅绑定的是另一份报告摘要,未计入。", "The review was recorded for another report digest; it is not counted."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) The review belongs to another scope; it is not counted.
+        ReviewOtherScope => ("review_other_scope", "审阅属于另一个范围,未计入。", "The review belongs to another scope; it is not counted."),
+        /// (An issue, in bundle mode or with `reviews: "report"`.) A second review of one claim; it is not counted.
+        ReviewDuplicate => ("review_duplicate", "同一论断的第二条审阅,未计入。", "A second review of the same claim; it is not counted."),
+    }
+}
+
+crate::error::coded_enum! {
+    /// Why a review was refused under a review key (an issue of the assessment).
+    SignatureProblem {
+        /// The review carries no signature.
+        Missing => ("review_signature_missing", "审阅记录没有签名;设置审阅密钥时每条审阅都必须签名。", "The review is not signed; with a review key every review must carry a signature."),
+        /// The signature does not match the review's content and the key.
+        Invalid => ("review_signature_invalid", "审阅签名不匹配:记录被改动或使用了其他密钥。", "The review's signature does not match: it was altered or signed with another key."),
     }
 }

@@ -10,17 +10,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::contract::Limits;
+pub use crate::contract::dialect::{strip_nulls, Dialect, NULLABLE_FIELDS};
 
-/// Which flavour of schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Dialect {
-    /// JSON Schema draft 2020-12, every constraint in place.
-    #[default]
-    Standard,
-    /// Strict structured outputs: all properties required, optional ones nullable, no
-    /// `minLength`/`maxLength`.
-    OpenAiStrict,
-}
 
 const FILENAME: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$";
 /// Text that is not only whitespace (a claim's text, an inference's rationale).
@@ -289,18 +280,3 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
     b.root("Bundle", bundle, limits, &[("Scope", scope), ("SourceSpec", spec), ("BundleSource", source), ("Review", review), ("ImportNote", note)])
 }
 
-/// The optional fields whose `null` [`strip_nulls`] drops, in any object.
-pub const NULLABLE_FIELDS: [&str; 9] = ["rationale", "citations", "conflicts", "gaps", "reviews", "revision", "fetched_at", "signature", "import_notes"];
-
-/// Drops `null` values of optional fields (what a strict-mode model writes for "absent"),
-/// recursively, so that the contract can check the output.
-pub fn strip_nulls(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.retain(|k, x| !(x.is_null() && NULLABLE_FIELDS.contains(&k.as_str())));
-            m.values_mut().for_each(strip_nulls);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip_nulls),
-        _ => {}
-    }
-}

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use ts_rs::{Config, Dependency, TS};
 
-use crate::error::{EVIDENCE_CODE_TS, ISSUE_CODE_TS};
+use crate::codes::{EVIDENCE_CODE_TS, ISSUE_CODE_TS};
 
 /// Where the generated declarations are committed (relative to the crate root).
 pub const PATH: &str = "js/generated/types.d.ts";
@@ -68,7 +68,7 @@ pub fn generate() -> String {
 
 /// The file, and the TypeScript name of each Rust type in it.
 fn generate_with_names() -> (String, Vec<(String, String)>) {
-    use crate::{assess, bundle, catalog, contract, error, excerpt, import, locate, options, outcome, policy, render, review, store};
+    use crate::{assess, bundle, catalog, contract, error, excerpt, import, options, outcome, policy, render, review, store, store::locate};
     let mut out = Out {
         cfg: Config::new().with_large_int("number"),
         text: String::from(

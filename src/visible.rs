@@ -93,12 +93,18 @@ pub fn show_invisible(text: &str) -> String {
     out
 }
 
+/// Python's `str.isspace()`: Unicode White_Space plus the four information separators
+/// U+001C–U+001F. Used wherever the reference calls `strip()` or `split()`.
+pub fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
 /// True when the text has nothing visible: only Python whitespace and shown characters.
 /// (The reference's `not text.strip()` calls `"\u3164"` or `"\u200b"` not blank.)
 pub fn is_blank(text: &str) -> bool {
     let mut prev = None;
     for c in text.chars() {
-        if !(crate::contract::validate::is_python_space(c) || is_shown(prev, c)) {
+        if !(is_python_space(c) || is_shown(prev, c)) {
             return false;
         }
         prev = Some(c);

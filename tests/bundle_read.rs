@@ -1,22 +1,11 @@
-//! checkBundle's reader (issue 15, r6-scale): each source's text LF-normalised and
-//! indexed in the pass that copies it out of serde_json's reading (`text_normalized`,
-//! `read_bundle_normalized`, `read_for_check`), against the store's own normalisation and
-//! index and against the plain reader's check, for texts escaped every way JSON allows.
+//! checkBundle's reader (`read_for_check`, `check_read`) against the plain reader's
+//! check, for texts escaped every way JSON allows.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use evidence_check::bundle::{check_bundle_owned, check_read, read_for_check, BundleOptions};
-use evidence_check::citation::TextIndex;
-use evidence_check::contract::json::{text_normalized, SourceText};
 use evidence_check::contract::{Contract, Limits};
-use evidence_check::digest::normalize_newlines;
 use evidence_check::{Bundle, Clock, Policy};
 use serde_json::Value;
-
-/// What the store makes of a text: normalised, its length as given, its index.
-fn plain(text: &str) -> SourceText {
-    let normalised = normalize_newlines(text).into_owned();
-    SourceText { index: TextIndex::new(&normalised), text: normalised, given_bytes: text.len() }
-}
 
 /// Every character as a `\u` escape (astral ones as a surrogate pair), hex in `upper` case.
 fn all_escaped(s: &str, upper: bool) -> String {
@@ -45,36 +34,6 @@ fn short_escaped(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// Deterministic texts over an alphabet with every case the decoder tells apart.
-fn texts() -> Vec<String> {
-    const ALPHABET: [&str; 16] = ["a", "Zz 9", "中文", "😀", "𝒳", "\r", "\n", "\r\n", "\"", "\\", "/", "\t", "\u{1}", "\u{FFFD}", "\u{8}\u{c}", "é"];
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut out: Vec<String> = ["", "plain ASCII only", "\r", "\n", "\r\n", "\r\r\n", "\n\r", "a\r", "\ra", "x\r\n\r\ny", "中文\r\n😀\r"].iter().map(|s| s.to_string()).collect();
-    for _ in 0..400 {
-        let len = (next() % 40) as usize;
-        out.push((0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect());
-    }
-    out
-}
-
-#[test]
-fn a_text_is_normalised_and_indexed_as_the_store_does_it() {
-    // Long texts too: code-point checkpoints (every 256) inside words, runs and CRs.
-    let long = texts().iter().take(120).map(|t| t.repeat(7)).collect::<Vec<_>>().concat();
-    let more = [long.clone(), long.replace(['\r', '\n'], ""), long.replace('\n', "\r"), "中文😀aé".repeat(500), "ascii ".repeat(500), "中\r\n".repeat(300)];
-    // ASCII first, then other characters: the checkpoints of the ASCII part come late.
-    let late = (0..40).flat_map(|k| [format!("{}中{}", "a".repeat(250 + k), "b".repeat(600)), format!("{}\r\né\r", "x".repeat(1020 + k))]);
-    for text in texts().into_iter().chain(more).chain(late) {
-        assert_eq!(text_normalized(&text), plain(&text), "{text:?}");
-    }
 }
 
 fn demo() -> Value {
@@ -109,10 +68,6 @@ fn same_check(text: &str, limits: &Limits) -> Result<String, String> {
     let fast = read_for_check(text, limits).map_err(|e| e.message()).and_then(|b| check_read(b, &options).map_err(|e| e.message()));
     let plain = Bundle::from_json_with(text, limits).map_err(|e| e.message()).and_then(|b| check_bundle_owned(b, &options).map_err(|e| e.message()));
     assert_eq!(fast, plain);
-    // A bundle the plain reader accepts is read in one pass (not by the fallback).
-    if Bundle::from_json_with(text, limits).is_ok() {
-        assert!(evidence_check::contract::typed::read_bundle_normalized(text, limits).is_some());
-    }
     fast.map(|r| serde_json::to_string(&r).unwrap())
 }
 
@@ -163,7 +118,7 @@ fn the_size_limit_applies_to_a_text_as_given_not_as_normalised() {
 }
 
 #[test]
-fn a_bundle_that_breaks_its_contract_gives_the_tree_readers_error() {
+fn a_bundle_that_breaks_its_contract_gives_the_readers_error() {
     let limits = Policy::reference();
     let text = demo().to_string();
     for bad in [
@@ -177,7 +132,7 @@ fn a_bundle_that_breaks_its_contract_gives_the_tree_readers_error() {
         text.replacen("\"sources\":[", "\"sources\":[{\"spec\":{}},", 1),
     ] {
         let e = same_check(&bad, &limits).unwrap_err();
-        assert_eq!(e, Bundle::from_json_tree(&bad, &limits).unwrap_err().message());
+        assert_eq!(e, Bundle::from_json_with(&bad, &limits).unwrap_err().message());
     }
 }
 

@@ -5,7 +5,9 @@
 
 use evidence_check::catalog::{CatalogError, DocumentCatalog, Imported};
 use evidence_check::digest::sha256_hex;
-use evidence_check::error::{message_for_code, CatalogErrorKind, Lang};
+use evidence_check::codes::message_for_code;
+use evidence_check::catalog::CatalogErrorKind;
+use evidence_check::error::Lang;
 use evidence_check::excerpt::{extract_excerpts, Document, ExcerptReason};
 use serde_json::json;
 use std::path::Path;

@@ -9,7 +9,7 @@ use support::*;
 #[test]
 fn offsets_convert_between_units_and_never_split_a_character() {
     use evidence_check::citation::{convert_offset, Unit};
-    use evidence_check::error::OffsetErrorKind;
+    use evidence_check::citation::OffsetErrorKind;
     let t = "a😀é中\n";
     // code points: a 😀 é 中 \n = 5; UTF-16: 1 2 1 1 1 = 6; UTF-8: 1 4 2 3 1 = 11
     let table = [(0, 0, 0), (1, 1, 1), (2, 3, 5), (3, 4, 7), (4, 5, 10), (5, 6, 11)];

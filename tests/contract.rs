@@ -4,7 +4,7 @@
 
 mod support;
 
-use evidence_check::contract::validate::{is_blank, is_digest, is_filename, is_identifier};
+use evidence_check::rules::{is_blank, is_digest, is_filename, is_identifier};
 use evidence_check::{Contract, Report};
 use serde_json::json;
 use support::*;
@@ -101,7 +101,7 @@ fn lengths_count_code_points() {
 
 #[test]
 fn a_length_rule_counts_code_points_whatever_the_bytes() {
-    use evidence_check::contract::validate::{check_str, sized};
+    use evidence_check::rules::{check_str, sized};
     let (rule, at_least) = (sized(3, 5), sized(3, 1000));
     let code = |s: &str| check_str(s, &rule).map_err(|(code, message)| (code.code().to_owned(), message));
     for ok in ["abc", "abcde", "😀😀😀", "😀😀😀😀😀", "ééééé", "a😀b"] {
@@ -201,19 +201,19 @@ fn list_limits() {
 
 #[test]
 fn json_text_duplicate_keys_and_size_limit() {
-    let e = both::<Report>(r#"{"title": "a", "title": "b", "claims": []}"#, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(r#"{"title": "a", "title": "b", "claims": []}"#, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "duplicate_key");
     // A duplicate in an otherwise valid report: the fast path must refuse it too.
     let dup = valid_report().to_string().replacen('{', r#"{"title": "again", "#, 1);
-    let e = both::<Report>(&dup, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&dup, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "duplicate_key");
-    let e = both::<Report>("{", &Default::default()).unwrap_err();
+    let e = read_json::<Report>("{", &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "invalid_json");
     let tiny = evidence_check::contract::Limits { max_input_bytes: 10, ..Default::default() };
-    let e = both::<Report>(&valid_report().to_string(), &tiny).unwrap_err();
+    let e = read_json::<Report>(&valid_report().to_string(), &tiny).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "input_too_large");
     let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
-    let e = both::<Report>(&deep, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&deep, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "too_deep");
 }
 
@@ -221,7 +221,7 @@ fn json_text_duplicate_keys_and_size_limit() {
 /// naming its subject: never serde_json's "recursion limit exceeded" (round 11, red team).
 #[test]
 fn too_deep_json_is_the_librarys_own_refusal_naming_its_subject() {
-    use evidence_check::contract::json::{parse_strict, too_deep, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH};
+    use evidence_check::json::{parse_strict, too_deep, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH};
     let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     let own = |column: usize| format!("the JSON nests deeper than 127 levels (at line 1 column {column}); it was not read");
     assert_eq!(MAX_DEPTH, 127);
@@ -233,15 +233,15 @@ fn too_deep_json_is_the_librarys_own_refusal_naming_its_subject() {
         assert_eq!((e.violations[0].path.as_str(), e.violations[0].code.code()), ("", "too_deep"));
         assert_eq!(e.violations[0].message, own(128), "{n}");
         // Both contract readers (the typed one gives up, the tree reader refuses).
-        let e = both::<Report>(&nest(n), &Default::default()).unwrap_err();
+        let e = read_json::<Report>(&nest(n), &Default::default()).unwrap_err();
         assert_eq!((e.subject, e.violations[0].message.clone()), ("report", own(128)));
         // Reviews: the JSON text's errors name the reviews, as the records' do.
-        let e = support::both_reviews(&nest(n)).unwrap_err();
+        let e = support::read_reviews(&nest(n)).unwrap_err();
         assert_eq!((e.subject, e.violations[0].message.clone()), ("reviews", own(128)));
     }
     // Deep inside a valid value: the position is where it went too deep.
     let inside = format!(r#"{{"title": {}}}"#, nest(200));
-    let e = both::<Report>(&inside, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&inside, &Default::default()).unwrap_err();
     assert_eq!(e.violations[0].message, own(137));
     // A policy and the options reader carry the same message, not serde_json's.
     let e = evidence_check::policy::Policy::from_json(&nest(200)).unwrap_err();

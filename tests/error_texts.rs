@@ -4,7 +4,12 @@
 
 #[test]
 fn every_code_has_a_chinese_and_an_english_text() {
-    use evidence_check::error::{ClockErrorKind, Lang, OffsetErrorKind, RenderErrorKind, ReviewErrorKind, SignatureProblem, StoreErrorKind, ViolationCode};
+    use evidence_check::clock::ClockErrorKind;
+use evidence_check::error::{Lang, ViolationCode};
+use evidence_check::citation::OffsetErrorKind;
+use evidence_check::render::RenderErrorKind;
+use evidence_check::review::{ReviewErrorKind, SignatureProblem};
+use evidence_check::store::StoreErrorKind;
     let mut pairs: Vec<(&str, &str, &str)> = Vec::new();
     pairs.extend(StoreErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
     pairs.extend(ReviewErrorKind::ALL.iter().map(|k| (k.code(), k.message_in(Lang::Zh), k.message_in(Lang::En))));
@@ -28,7 +33,8 @@ fn every_code_has_a_chinese_and_an_english_text() {
 #[test]
 fn a_thrown_error_is_its_message_code_and_properties_as_json_in_the_order_they_are_set() {
     use evidence_check::contract::{Contract, Report};
-    use evidence_check::error::{thrown_json, Coded, Detail, Lang, StoreErrorKind};
+    use evidence_check::error::{thrown_json, Coded, Detail, Lang};
+use evidence_check::store::StoreErrorKind;
     // A broken contract: a ContractError, `issues` then `subject`, localised like its message
     // (each golden contract error too: the reference's cross-field texts and the limits' hints
     // are given in each language, from one localisation of the error).

@@ -75,8 +75,8 @@ impl Engine for Native {
     fn quote(&self, store: &EvidenceStore, s: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
         let r = SourceRef::from_value(r).unwrap();
         // Replayed under compat "reference", as the renders are.
-        let reference = evidence_check::locate::LocateOptions { counting: evidence_check::locate::Counting::Reference, ..Default::default() };
-        store.quote_with(&scope(s), &r, &evidence_check::locate::Selector::exact(text), id, reference).map(|c| to_value(&c)).map_err(store_error)
+        let reference = evidence_check::store::locate::LocateOptions { counting: evidence_check::store::locate::Counting::Reference, ..Default::default() };
+        store.quote_with(&scope(s), &r, &evidence_check::store::locate::Selector::exact(text), id, reference).map(|c| to_value(&c)).map_err(store_error)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
         Report::from_json_with(text, &evidence_check::Policy::reference().with_reference_messages(true)).map(|r| to_value(&r)).map_err(contract)

@@ -3,9 +3,10 @@
 
 use evidence_check::assess::assess;
 use evidence_check::contract::{Contract, Limits, Scope, SourceSpec};
-use evidence_check::error::{Lang, StoreError};
+use evidence_check::error::Lang;
+use evidence_check::store::StoreError;
 use evidence_check::import::quotes::{locate_citations, LocateIssue};
-use evidence_check::locate::{locate, Counting, LocateError, LocateOptions, Located, Selector, Whitespace};
+use evidence_check::store::locate::{locate, Counting, LocateError, LocateOptions, Located, Selector, Whitespace};
 use evidence_check::{citation::TextIndex, Clock, EvidenceStore, StoreOptions};
 use serde_json::json;
 

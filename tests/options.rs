@@ -7,8 +7,9 @@
 use evidence_check::citation::Unit;
 use evidence_check::clock::Clock;
 use evidence_check::contract::{list_from_value, specs_from_value, Limits};
-use evidence_check::error::{BindingError, BindingErrorKind, Coded, ContractError, Lang, ReviewErrorKind};
-use evidence_check::locate::Whitespace;
+use evidence_check::error::{BindingError, BindingErrorKind, Coded, ContractError, Lang};
+use evidence_check::review::ReviewErrorKind;
+use evidence_check::store::locate::Whitespace;
 use evidence_check::options::{self, CallOptions};
 use evidence_check::render::Escaping;
 use evidence_check::schema::Dialect;
@@ -200,14 +201,17 @@ fn every_error_is_coded_and_localised_explicitly() {
     assert!(e.issues(Lang::En).is_none());
     assert!(evidence_check::catalog::DocumentCatalog::with_documents(vec![doc("a"), doc("b")]).is_err());
     // Kinds and binding errors.
-    assert_eq!(Coded::message(&evidence_check::error::OffsetErrorKind::OutOfRange, Lang::En), "The offset is past the end of the text.");
+    assert_eq!(Coded::message(&evidence_check::citation::OffsetErrorKind::OutOfRange, Lang::En), "The offset is past the end of the text.");
     assert_eq!(Coded::message(&BindingError::from(BindingErrorKind::StoreFreed), Lang::En), "The evidence store was freed; it cannot be used any more.");
     assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::Zh), "x must be a string");
 }
 
 #[test]
 fn the_code_unions_of_the_types_are_made_from_the_kinds() {
-    use evidence_check::error::{EVIDENCE_CODE_TS, ISSUE_CODE_TS, StoreErrorKind, ViolationCode, CatalogErrorKind};
+    use evidence_check::codes::{EVIDENCE_CODE_TS, ISSUE_CODE_TS};
+use evidence_check::store::StoreErrorKind;
+use evidence_check::error::ViolationCode;
+use evidence_check::catalog::CatalogErrorKind;
     assert!(EVIDENCE_CODE_TS.starts_with("/** "), "{EVIDENCE_CODE_TS}");
     assert!(EVIDENCE_CODE_TS.ends_with("\";"), "{EVIDENCE_CODE_TS}");
     for k in StoreErrorKind::ALL {

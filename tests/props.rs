@@ -55,7 +55,7 @@ proptest! {
             prop_assert!(st.check_citation(&scope, &cite(start, end - 1, &quote)).is_err());
         }
         // quote() round-trips when the passage is unique (overlapping occurrences count).
-        let n = evidence_check::locate::count_occurrences(&normalize_newlines(&t), &quote);
+        let n = evidence_check::store::locate::count_occurrences(&normalize_newlines(&t), &quote);
         match st.quote(&scope, &r, &quote, "q") {
             Ok(c) => {
                 prop_assert_eq!(n, 1);
@@ -104,7 +104,7 @@ proptest! {
     /// `~1`: the two `replace`s the paths were made with before).
     #[test]
     fn pointer_segments_escape_as_rfc_6901(k in key(), path in key(), i in 0usize..100_000) {
-        use evidence_check::contract::validate::{join, join_index, pointer_segment};
+        use evidence_check::json::{join, join_index, pointer_segment};
         let escaped = k.replace('~', "~0").replace('/', "~1");
         prop_assert_eq!(pointer_segment(&k), escaped.clone());
         prop_assert_eq!(join(&path, &k), format!("{path}/{escaped}"));

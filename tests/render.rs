@@ -63,7 +63,7 @@ mod same_as_before {
     //! The escaping writes straight into the artifact (runs of plain characters copied
     //! whole, issue 15): the same bytes as the character-by-character escaping it replaced,
     //! kept here as the oracle.
-    use evidence_check::contract::validate::is_python_space;
+    use evidence_check::visible::is_python_space;
     use evidence_check::render::{hardened, literal};
     use evidence_check::visible::is_shown;
     use proptest::prelude::*;

@@ -6,7 +6,7 @@ mod support;
 
 use evidence_check::assess::{assess, ClaimState, Status};
 use evidence_check::digest::report_digest;
-use evidence_check::error::ReviewErrorKind;
+use evidence_check::review::ReviewErrorKind;
 use evidence_check::review::record_review;
 use support::*;
 

@@ -5,7 +5,7 @@
 mod support;
 
 use evidence_check::clock::Clock;
-use evidence_check::error::StoreErrorKind;
+use evidence_check::store::StoreErrorKind;
 use evidence_check::{Contract, EvidenceStore, Report, SourceSpec, StoreError, StoreOptions};
 use serde_json::json;
 use support::*;
@@ -77,9 +77,9 @@ fn quote_needs_a_unique_passage_and_a_valid_id() {
     assert_eq!(st.quote(&s, &r, "", "q").unwrap_err().code(), "quote_not_found");
     assert_eq!(st.quote(&s, &r, "ww", "q").unwrap_err().code(), "quote_not_found");
     // The reference's one code for both, under compat "reference".
-    let reference = evidence_check::locate::LocateOptions { counting: evidence_check::locate::Counting::Reference, ..Default::default() };
+    let reference = evidence_check::store::locate::LocateOptions { counting: evidence_check::store::locate::Counting::Reference, ..Default::default() };
     for text in ["😀", "", "ww"] {
-        let sel = evidence_check::locate::Selector::exact(text);
+        let sel = evidence_check::store::locate::Selector::exact(text);
         assert_eq!(st.quote_with(&s, &r, &sel, "q", reference).unwrap_err().code(), "quote_not_unique");
     }
     let c = st.quote(&s, &r, "yy 😀", "q").unwrap();

@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 
 use evidence_check::bundle::{Bundle, BundleOptions};
 use evidence_check::clock::Clock;
-use evidence_check::contract::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
+use evidence_check::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use evidence_check::contract::Limits;
 use evidence_check::contract::{Citation, Contract, Report, Scope, SourceRef};
 use evidence_check::error::{BindingError, BindingErrorKind, Coded, Lang};
@@ -602,7 +602,7 @@ fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: La
         _ => false,
     };
     if out_of_stack {
-        let e = evidence_check::contract::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
+        let e = evidence_check::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
         return InLang(e, lang).into();
     }
     argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
@@ -808,7 +808,7 @@ fn busy_error() -> JsValue {
 fn js_blank(s: &JsString) -> bool {
     const PIECE: u32 = 16 * 1024;
     let len = s.length();
-    (0..len.div_ceil(PIECE)).all(|i| evidence_check::contract::validate::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
+    (0..len.div_ceil(PIECE)).all(|i| evidence_check::rules::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
 }
 
 #[wasm_bindgen]
@@ -821,24 +821,13 @@ impl EvidenceStore {
         let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::Zh)?;
         let lang = options.lang_or(Lang::Zh);
         let specs: JsValue = specs.into();
-        // Valid specs are read straight from their JSON text; anything else (or an invalid
-        // policy) through the tree, whose errors come in their order.
         let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
-        let fast = match (&text, options.limits()) {
-            (Some(text), Ok(policy)) => evidence_check::contract::specs_from_json_typed(text, &policy, DEFAULT_MAX_INPUT_BYTES).map(|specs| (specs, policy)),
-            _ => None,
+        let v = match &text {
+            Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "specs").in_lang(lang)?,
+            None => Value::Null,
         };
-        let (specs, policy) = match fast {
-            Some(read) => read,
-            None => {
-                let v = match &text {
-                    Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "specs").in_lang(lang)?,
-                    None => Value::Null,
-                };
-                let policy = options.limits().in_lang(lang)?;
-                (evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?, policy)
-            }
-        };
+        let policy = options.limits().in_lang(lang)?;
+        let specs = evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
         let clock = options.clock(host_clock()).in_lang(lang)?;
         let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         inner.set_host_hasher(host_hasher(options.host_hashing));
@@ -1069,7 +1058,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = evidence_check::review::record_review_signed(
         &scope,
-        evidence_check::parsed::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
+        evidence_check::review::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -1292,7 +1281,7 @@ pub fn convert_offset(
 /// entry has its own module, and its own `wasmMemoryBytes`.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
-    evidence_check::alloc::memory_bytes(core::arch::wasm32::memory_size(0) as u32)
+    core::arch::wasm32::memory_size(0) as f64 * 65536.0
 }
 
 // ---- W3C Web Annotations ---------------------------------------------------------------
@@ -1419,7 +1408,7 @@ pub fn from_anthropic_message(request: JsAnthropicRequest, response: JsAnthropic
 thread_local! {
     /// The catalogues alive, by handle, with their language: a function given a
     /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
-    static CATALOGS: std::cell::RefCell<evidence_check::hash::HashMap<u32, (CoreCatalog, Lang)>> = std::cell::RefCell::new(evidence_check::hash::HashMap::default());
+    static CATALOGS: std::cell::RefCell<std::collections::BTreeMap<u32, (CoreCatalog, Lang)>> = const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -1991,7 +1980,7 @@ fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Limits, lang:
     let len = read(&JsValue::from_str("byteLength")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
     let max = limits.max_input_bytes;
     let too_large = |len: u64| -> JsValue {
-        let e = evidence_check::contract::with_raise_hints(evidence_check::contract::json::input_too_large(len, max, Bundle::SUBJECT), limits);
+        let e = evidence_check::contract::with_raise_hints(evidence_check::json::input_too_large(len, max, Bundle::SUBJECT), limits);
         InLang(e, lang).into()
     };
     // More than a BOM over the limit, or more than wasm memory can hold: not copied.
@@ -2011,25 +2000,6 @@ fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Limits, lang:
         return Err(too_large(bytes.len() as u64));
     }
     Ok(evidence_check::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
-}
-
-// ==== issue 15 (r8-start): the hash maps' random source =================================
-// `crypto.getRandomValues` is a lazy global in Node: its first use loads node:crypto's
-// modules (~3 ms of a ~25 ms start-up). The Node entry registers a source that reads the
-// OS's random bytes instead (src/hash.rs).
-
-/// Registers the host's random source for the hash maps' keys, `(bytes: Uint8Array) =>
-/// void` filling `bytes` (`null` removes it): the Node entry passes its own at load.
-#[wasm_bindgen(js_name = __registerRandomSource, skip_typescript)]
-pub fn register_random_source(fill: JsValue) -> Result<(), JsValue> {
-    let fill = if fill.is_null() || fill.is_undefined() {
-        None
-    } else if fill.is_function() {
-        Some(fill.unchecked_into::<evidence_check::hash::RandomFill>())
-    } else {
-        return Err(argument_error("the random source must be a function or null"));
-    };
-    evidence_check::hash::set_random_source(fill).then_some(()).ok_or_else(|| argument_error("the random source is in use"))
 }
 
 // ==== issue 15 (r10-args): a review added as text =======================================

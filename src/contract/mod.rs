@@ -5,22 +5,29 @@
 //! the reference's: unknown fields rejected, no coercion, identifier/filename/digest
 //! patterns, lengths in code points, list limits and cross-field rules.
 
-pub mod json;
-pub mod typed;
-pub mod validate;
+pub mod checker;
+pub mod dialect;
+
+pub use checker::Checker;
+pub use dialect::Dialect;
+/// The strict reader's old path (now [`crate::json`]), kept for `src/options.rs` until
+/// the binding's owner moves it.
+#[doc(hidden)]
+pub use crate::json;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use crate::hash::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
-use validate::{join, sized, Checker, DIGEST};
+use crate::json::join;
+use crate::rules::{self, sized, DIGEST};
 
-/// The rules of the contracts' fields, in one place for both readers: the tree reader
-/// ([`Contract::check`] through [`validate::Checker`]) and the fast path ([`typed`]).
+/// The rules of the contracts' fields, in one place ([`Contract::check`] through
+/// [`Checker`]).
 pub mod rule {
-    use super::validate::{sized, StrRule};
+    use crate::rules::{sized, StrRule};
     use super::Limits;
 
     /// A report's or a source spec's title.
@@ -75,7 +82,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        checked(v, Checker::new(limits.clone(), HashMap::default()), None)
+        checked(v, Checker::new(limits.clone(), BTreeMap::default()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -83,29 +90,18 @@ pub trait Contract: Sized {
         Self::from_json_with(text, &Limits::default())
     }
 
-    /// Parses and checks JSON text with the given limits: valid text straight into the
-    /// type ([`Self::from_json_typed`]), anything else through [`Self::from_json_tree`]
-    /// for its full list of violations.
+    /// Parses and checks JSON text with the given limits: parses it into a bounded tree
+    /// ([`json::read_bounded`]) and checks it, listing every violation with its path.
     fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        match Self::from_json_typed(text, limits, typed::How::contract(limits)) {
-            Some(t) => Ok(t),
-            None => Self::from_json_tree(text, limits),
-        }
+        read_checked(text, limits)
     }
+}
 
-    /// The fast path of the strict reader (see [`typed`]): the value the tree reader
-    /// would give, or `None` (the text is not valid, or the type has no fast path).
-    fn from_json_typed(_text: &str, _limits: &Limits, _how: typed::How) -> Option<Self> {
-        None
-    }
-
-    /// The tree reader: parses JSON text into a bounded tree ([`json::read_bounded`]) and
-    /// checks it, listing every violation with its path.
-    fn from_json_tree(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), Self::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
-        let cut = read.truncated().then(|| read.truncation_violation());
-        checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
-    }
+/// [`Contract::from_json_with`]: the one reader of JSON text into a contract type.
+fn read_checked<T: Contract>(text: &str, limits: &Limits) -> Result<T, ContractError> {
+    let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), T::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
+    let cut = read.truncated().then(|| read.truncation_violation());
+    checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
 }
 
 /// Checks `v` with `c`; `cut` (the reader kept only part of the input) is added last, so
@@ -153,7 +149,7 @@ pub fn with_raise_hints(mut e: ContractError, policy: &Limits) -> ContractError 
             _ => None,
         };
         if let Some(field) = field {
-            v.message = format!("{}; {}", v.message, crate::policy::how_to_raise(field, crate::error::Lang::En));
+            v.message = format!("{}; {}", v.message, crate::error::how_to_raise(field, crate::error::Lang::En));
         }
     }
     e
@@ -170,7 +166,7 @@ fn finish<T>(c: &Checker, before: usize, build: impl FnOnce() -> Option<T>) -> O
 }
 
 /// Whose data this is: one tenant's user never sees another's snapshots or reviews.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Scope {
     pub tenant_id: String,
@@ -183,7 +179,6 @@ impl Scope {
 
 impl Contract for Scope {
     const SUBJECT: &'static str = "scope";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -224,13 +219,13 @@ impl SourceKind {
     }
 
     /// The policy's rule on a `kind` (`None`: not a string), for both readers.
-    pub(crate) fn in_policy(policy: &Limits, s: Option<&str>) -> Result<SourceKind, validate::Fault> {
+    pub(crate) fn in_policy(policy: &Limits, s: Option<&str>) -> Result<SourceKind, rules::Fault> {
         match (&policy.kinds, s) {
             (crate::policy::KindRule::List(names), s) => {
                 let options: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), n.as_str())).collect();
-                validate::check_literal(s, &options).map(SourceKind::from_name)
+                rules::check_literal(s, &options).map(SourceKind::from_name)
             }
-            (crate::policy::KindRule::Any(_), Some(s)) => validate::check_str(s, &policy.identifier_rule()).map(|()| SourceKind::from_name(s)),
+            (crate::policy::KindRule::Any(_), Some(s)) => rules::check_str(s, &policy.identifier_rule()).map(|()| SourceKind::from_name(s)),
             (crate::policy::KindRule::Any(_), None) => Err((ViolationCode::WrongType, String::new())),
         }
     }
@@ -239,7 +234,7 @@ impl SourceKind {
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         if matches!(c.limits.kinds, crate::policy::KindRule::Any(_)) && !v.is_string() {
             // The type error, with the type's name.
-            return c.string(v, path, &validate::ANY_STRING).map(|s| SourceKind::from_name(&s));
+            return c.string(v, path, &rules::ANY_STRING).map(|s| SourceKind::from_name(&s));
         }
         let kind = SourceKind::in_policy(&c.limits, v.as_str());
         c.report(path, kind)
@@ -269,7 +264,6 @@ impl SourceSpec {
 
 impl Contract for SourceSpec {
     const SUBJECT: &'static str = "source_spec";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -299,7 +293,6 @@ impl SourceRef {
 
 impl Contract for SourceRef {
     const SUBJECT: &'static str = "source_ref";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -367,7 +360,7 @@ pub struct Citation {
 
 /// The limits on a citation's quote under the reference policy, in code points (see
 /// [`crate::policy::Policy::quote_rule`]).
-pub const QUOTE_RULE: validate::StrRule = sized(1, 800);
+pub const QUOTE_RULE: rules::StrRule = sized(1, 800);
 
 impl Citation {
     pub(crate) const FIELDS: &'static [&'static str] = &["citation_id", "ref", "start", "end", "quote"];
@@ -380,7 +373,6 @@ impl Citation {
 
 impl Contract for Citation {
     const SUBJECT: &'static str = "citation";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -446,7 +438,6 @@ impl Claim {
 
 impl Contract for Claim {
     const SUBJECT: &'static str = "claim";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -480,7 +471,6 @@ impl Conflict {
 
 impl Contract for Conflict {
     const SUBJECT: &'static str = "conflict";
-    typed::fast_path!();
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
@@ -519,19 +509,19 @@ impl Report {
     /// The report's cross-field rules (both readers); every violation is reported at the
     /// report's root, as the reference does, or (not under `reference` messages) a
     /// citation id that names two passages at the second one.
-    pub(crate) fn check_links(&self, c: &mut impl Sink, path: &str, reference: bool) {
-        let ids: HashSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
+    pub(crate) fn check_links(&self, c: &mut Checker, path: &str, reference: bool) {
+        let ids: BTreeSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
         }
         // Each citation id's first citation and where it is (its path is written only
         // when a later one names another passage).
-        let mut seen: HashMap<&str, (&Citation, usize, usize)> = HashMap::default();
+        let mut seen: BTreeMap<&str, (&Citation, usize, usize)> = BTreeMap::default();
         let at = |i: usize, j: usize| format!("{path}/claims/{i}/citations/{j}");
         for (i, claim) in self.claims.iter().enumerate() {
             // (A claim with one citation or none cannot name one twice.)
             if claim.citations.len() > 1 {
-                let local: HashSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
+                let local: BTreeSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
                 if local.len() != claim.citations.len() {
                     c.rule(path, ViolationCode::DuplicateCitationInClaim);
                 }
@@ -558,7 +548,7 @@ impl Report {
             }
         }
         for conflict in &self.conflicts {
-            let members: HashSet<&str> = conflict.claim_ids.iter().map(String::as_str).collect();
+            let members: BTreeSet<&str> = conflict.claim_ids.iter().map(String::as_str).collect();
             if members.len() != conflict.claim_ids.len() {
                 c.rule(path, ViolationCode::DuplicateConflictMember);
             }
@@ -569,45 +559,8 @@ impl Report {
     }
 }
 
-/// Where a cross-field rule reports what it finds: a [`Checker`] lists it; [`Broken`]
-/// only notes that something was found (the fast path then gives up).
-pub(crate) trait Sink {
-    /// A reference rule at `path` (its message is the reference's text).
-    fn rule(&mut self, path: &str, code: ViolationCode);
-    /// A violation with its own message.
-    fn push(&mut self, path: &str, code: ViolationCode, message: &str);
-}
-
-impl Sink for Checker {
-    fn rule(&mut self, path: &str, code: ViolationCode) {
-        Checker::rule(self, path, code);
-    }
-    fn push(&mut self, path: &str, code: ViolationCode, message: &str) {
-        Checker::push(self, path, code, message);
-    }
-}
-
-/// A [`Sink`] that notes whether a rule was broken.
-pub(crate) struct Broken(pub bool);
-
-impl Sink for Broken {
-    fn rule(&mut self, _: &str, _: ViolationCode) {
-        self.0 = true;
-    }
-    fn push(&mut self, _: &str, _: ViolationCode, _: &str) {
-        self.0 = true;
-    }
-}
-
 impl Contract for Report {
     const SUBJECT: &'static str = "report";
-    typed::fast_path!();
-    /// As the trait's own (the fast path, else the tree reader), but a report whose
-    /// fields are all valid learns its cross-field violations without a second read
-    /// (see [`Report::from_json_in`]).
-    fn from_json_with(text: &str, limits: &Limits) -> Result<Self, ContractError> {
-        Report::from_json_in(text, crate::schema::Dialect::Standard, limits)
-    }
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
         let m: &Map<String, Value> = c.object(v, path, Self::FIELDS)?;
@@ -664,61 +617,19 @@ pub fn specs_from_value(v: &Value) -> Result<Vec<SourceSpec>, ContractError> {
 
 /// [`specs_from_value`] under a policy (its filename, kind and identifier rules).
 pub fn specs_from_value_with(v: &Value, policy: &Limits) -> Result<Vec<SourceSpec>, ContractError> {
-    list_from_value_in(Checker::new(policy.clone(), HashMap::default()), v, "specs", SourceSpec::check, |_, _| {})
-}
-
-/// The specs of JSON text, as [`specs_from_value_with`] checks the tree that
-/// [`json::parse_strict`] reads from it with `max_bytes`, when that gives specs: valid text
-/// straight into the specs (the typed reader, [`typed::read_list`]); `None` for any other
-/// text, whose error the tree gives.
-pub fn specs_from_json_typed(text: &str, policy: &Limits, max_bytes: usize) -> Option<Vec<SourceSpec>> {
-    typed::read_list(text, policy, typed::How::plain(max_bytes), false)
+    list_from_value_in(Checker::new(policy.clone(), BTreeMap::default()), v, "specs", SourceSpec::check, |_, _| {})
 }
 
 impl Report {
     /// Parses and checks a report from JSON text in a dialect: with
-    /// [`crate::schema::Dialect::OpenAiStrict`] a `null` in an optional field means
+    /// [`Dialect::OpenAiStrict`] a `null` in an optional field means
     /// absent (what strict structured outputs write).
-    pub fn from_json_in(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
-        let how = match dialect {
-            crate::schema::Dialect::Standard => typed::How::contract(limits),
-            crate::schema::Dialect::OpenAiStrict => typed::How { nulls_absent: true, ..typed::How::plain(limits.max_input_bytes) },
-        };
-        match typed::read_report_links_unchecked(text, limits, how) {
-            Some((report, None)) => report.links_checked(limits),
-            Some((_, Some(too_long))) => Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: vec![too_long] }, limits)),
-            None => Report::from_json_in_tree(text, dialect, limits),
-        }
-    }
-
-    /// Whether the report breaks one of its cross-field rules ([`Report::check_links`]).
-    pub(crate) fn links_broken(&self, limits: &Limits) -> bool {
-        let mut broken = Broken(false);
-        self.check_links(&mut broken, "", limits.reference_messages);
-        broken.0
-    }
-
-    /// A report whose fields the fast path accepted, with its cross-field rules run: the
-    /// report, or the error the tree reader gives for the same text. Those rules come last
-    /// in the tree reader too ([`Contract::check`] runs them once every field is valid, on
-    /// the same report), so its only violations are the ones listed here, at the same paths
-    /// and in the same order.
-    fn links_checked(self, limits: &Limits) -> Result<Report, ContractError> {
-        if !self.links_broken(limits) {
-            return Ok(self);
-        }
-        let mut c = Checker::new(limits.clone(), HashMap::default());
-        self.check_links(&mut c, "", limits.reference_messages);
-        Err(with_raise_hints(ContractError { subject: Self::SUBJECT, violations: c.violations }, limits))
-    }
-
-    /// [`Report::from_json_in`] through the tree reader only (see [`Contract::from_json_tree`]).
-    pub fn from_json_in_tree(text: &str, dialect: crate::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
+    pub fn from_json_in(text: &str, dialect: Dialect, limits: &Limits) -> Result<Report, ContractError> {
         match dialect {
-            crate::schema::Dialect::Standard => Report::from_json_tree(text, limits),
-            crate::schema::Dialect::OpenAiStrict => {
+            Dialect::Standard => read_checked(text, limits),
+            Dialect::OpenAiStrict => {
                 let mut v = json::parse_strict(text, limits.max_input_bytes, Self::SUBJECT)?;
-                crate::schema::strip_nulls(&mut v);
+                dialect::strip_nulls(&mut v);
                 Report::from_value_with(&v, limits)
             }
         }

@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::bundle::{Bundle, BundleSource};
 use crate::citation::{convert_range, TextIndex, Unit};
-use crate::contract::validate::{is_identifier, join, join_index, Checker};
+use crate::rules::is_identifier;
+use crate::json::{join, join_index};
+use crate::contract::Checker;
 use crate::contract::{Citation, Claim, ClaimKind, Report, Scope, SourceKind, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, sha256_hex};
 use crate::error::{ContractError, ViolationCode};
@@ -170,7 +172,7 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
             continue;
         };
         let content = normalize_newlines(text).into_owned();
-        let title: String = doc.title.clone().filter(|t| !crate::contract::validate::is_blank(t)).unwrap_or_else(|| format!("Document {}", doc.index));
+        let title: String = doc.title.clone().filter(|t| !crate::rules::is_blank(t)).unwrap_or_else(|| format!("Document {}", doc.index));
         let title: String = title.chars().take(120).collect();
         let spec = SourceSpec {
             source_id: source_id.clone(),
@@ -209,7 +211,7 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
         let text = block.get("text").and_then(Value::as_str).unwrap_or("");
         let cites = block.get("citations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         if cites.is_empty() {
-            if options.uncited_as_gaps && !crate::contract::validate::is_blank(text) {
+            if options.uncited_as_gaps && !crate::rules::is_blank(text) {
                 gaps.push(text.trim().to_owned());
             }
             continue;

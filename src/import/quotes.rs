@@ -2,7 +2,7 @@
 //!
 //! A draft report's citations may carry only `source_id`, `quote` and optional `prefix`
 //! / `suffix` (W3C TextQuoteSelector context) or `occurrence` (1-based). Each is located
-//! in the source's current revision by [`crate::locate::locate`]. A quote that is absent
+//! in the source's current revision by [`crate::store::locate::locate`]. A quote that is absent
 //! or stays ambiguous is an issue, and its claim keeps no citation for it (so the claim
 //! can only be `insufficient`). A whitespace-insensitive match happens only with
 //! [`Whitespace::Loose`]; such a citation quotes the source's exact text, and the report
@@ -12,11 +12,14 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::bundle::{load_sources, Bundle, BundleError, BundleOptions, BundleSource};
-use crate::contract::validate::{is_identifier, join, join_index, Checker, ANY_STRING, IDENTIFIER};
+use crate::rules::{is_identifier, ANY_STRING, IDENTIFIER};
+use crate::json::{join, join_index};
+use crate::contract::Checker;
 use crate::contract::{Contract, Limits, Report, Scope};
-use crate::error::{ContractError, Lang, StoreError};
+use crate::error::{ContractError, Lang};
+use crate::store::StoreError;
 use crate::import::ImportNote;
-use crate::locate::{LocateOptions, Selector, Whitespace};
+use crate::store::locate::{LocateOptions, Selector, Whitespace};
 use crate::review::Review;
 use crate::store::EvidenceStore;
 
@@ -122,7 +125,7 @@ pub fn locate_citations(
     let mut issues = Vec::new();
     let mut loose_gaps = Vec::new();
     // Ids already used by full citations or given in the draft, so generated ones are new.
-    let mut used: crate::hash::HashSet<String> = crate::hash::HashSet::default();
+    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::default();
     let claims_in = draft.get("claims").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
     for claim in claims_in {
         for cite in claim.get("citations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {

@@ -211,8 +211,8 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
   const text = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
   const inBrowser = await page.evaluate(async (text) => {
     const m = await import("/pkg/evidence_check.js");
-    const x = await import("/pkg/evidence_check_extras.js"); // evidence-check/extras, its own module
-    await Promise.all([m.default(), x.default()]);
+    const x = await import("/pkg/extras.js"); // evidence-check/extras: the same module
+    await m.default();
     const b = JSON.parse(text);
     const store = new m.EvidenceStore(b.sources.map((s) => s.spec), { now: "2026-11-29T00:00:00+00:00" });
     for (const s of b.sources) store.ingest(b.scope, s.spec.source_id, s.content);
@@ -332,7 +332,7 @@ test("the served header forbids framing and matches the page's policy", async ()
 
 test("an Anthropic request + response pair opens checked; a tampered one shows the invalid citation", async () => {
   const { page, errors } = await open();
-  // The importers are in evidence-check/extras: its module is fetched on the first import, not before.
+  // One module holds the importers too: nothing more is fetched for an import.
   const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm")));
   assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm"]);
   const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
@@ -348,7 +348,7 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   });
   assert.equal(await page.textContent("#import-status"), "Imported 3 documents and 5 cited claims (ranges matched in cite-0: code_point, cite-1: code_point, cite-2: utf16, cite-3: code_point, cite-4: block).");
   assert.equal(await page.isHidden("#errors"), true);
-  assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm", "/pkg/evidence_check_extras_bg.wasm"]);
+  assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm"]);
 
   await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
   await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");

@@ -237,10 +237,9 @@ test("docs/api.md names every export of the package: the Node build, the web bui
   const api = readFileSync(join(ROOT, "docs", "api.md"), "utf8");
   const web = await import(join(PKG, "web", "evidence_check.js"));
   const mcp = await import(join(PKG, "bin", "mcp.mjs"));
-  const extras = await import(join(PKG, "web", "evidence_check_extras.js"));
   const require = createRequire(import.meta.url);
-  const node = [join(PKG, "node", "evidence_check.js"), join(PKG, "node", "evidence_check_extras.js")].flatMap((f) => Object.keys(require(f)));
-  const names = new Set([...node, ...Object.keys(web), ...Object.keys(extras), ...Object.keys(mcp)]);
+  const node = Object.keys(require(join(PKG, "node", "evidence_check.js")));
+  const names = new Set([...node, ...Object.keys(web), ...Object.keys(mcp)]);
   names.delete("default");
   names.add("init");
   const missing = [...names].filter((n) => !n.startsWith("__") && !new RegExp(`\\b${n}\\b`).test(api)).sort();

@@ -234,7 +234,7 @@ test("the web entry registers no host hasher (WebCrypto is asynchronous)", async
   assert.equal(web.__registerHostHasher, undefined);
 });
 
-// ---- start-up (issue 15): node:crypto only when it pays, the maps' keys without it -------
+// ---- start-up: node:crypto only when it pays --------------------------------------------
 
 const DEMO = join(ROOT, "examples", "demo.bundle.json");
 
@@ -266,41 +266,11 @@ process.stdout.write(JSON.stringify({ crypto: process.moduleLoadList.filter((m) 
   return JSON.parse(run.stdout);
 }
 
-test("start-up: requiring the Node entry and a first checkBundle load no node:crypto; the maps' keys come from /dev/urandom, else node:crypto", () => {
+test("start-up: requiring the Node entry and a first checkBundle load no node:crypto and read no random bytes", () => {
   const first = firstCheckInChild(false);
   assert.deepEqual(first.crypto, [], "node:crypto (or the global crypto, which loads it) was loaded");
-  assert.equal(first.urandom, 1, "the hash maps' keys were not read from /dev/urandom once");
-  const without = firstCheckInChild(true);
-  assert.equal(without.urandom, 1);
-  assert.ok(without.crypto.includes("NativeModule crypto"), "without /dev/urandom the keys come from node:crypto");
-  assert.deepEqual(without.result, first.result);
+  assert.equal(first.urandom, 0, "the maps are ordered: no random keys are needed");
   const ec = fresh("index.js");
   assert.deepEqual(ec.checkBundle(readJson("examples", "demo.bundle.json"), { now: NOW }), first.result);
 });
 
-test("a registered random source seeds the maps; one that throws or fills nothing is passed over for crypto.getRandomValues", () => {
-  const demo = readJson("examples", "demo.bundle.json");
-  const real = globalThis.crypto.getRandomValues;
-  const drawn = (source) => {
-    const ec = rawWith(null);
-    if (source !== undefined) ec.__registerRandomSource(source);
-    let calls = 0;
-    globalThis.crypto.getRandomValues = function (bytes) {
-      calls++;
-      return real.call(this, bytes);
-    };
-    try {
-      assert.equal(ec.checkBundle(demo, { now: NOW }).assessment.status, "partial");
-    } finally {
-      globalThis.crypto.getRandomValues = real;
-    }
-    return calls;
-  };
-  let filled = 0;
-  assert.equal(drawn((bytes) => { filled++; crypto.randomFillSync(bytes); }), 0);
-  assert.equal(filled, 1);
-  assert.equal(drawn(undefined), 1);
-  assert.equal(drawn(() => { throw new Error("no"); }), 1);
-  assert.equal(drawn(() => undefined), 1, "a source that left the bytes zero was believed");
-  assert.throws(() => rawWith(null).__registerRandomSource(42), /random source must be a function/);
-});

@@ -19,11 +19,11 @@ test("npm pack, npm install into an empty directory, then require, import and th
   const listing = execFileSync("tar", ["-tzf", join(out, tarball)], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
   for (const f of ["package/package.json", "package/node/evidence_check.js", "package/node/evidence_check_bg.wasm", "package/node/evidence_check.d.ts",
     "package/web/evidence_check.js", "package/web/evidence_check_bg.wasm", "package/bin/cli.mjs", "package/bin/mcp.mjs", "package/LICENSE", "package/README.md",
-    "package/node/extras.js", "package/node/extras.d.ts", "package/node/evidence_check_extras_bg.wasm", "package/web/extras.js", "package/web/extras.d.ts", "package/web/evidence_check_extras_bg.wasm"]) {
+    "package/node/extras.js", "package/node/extras.d.ts", "package/web/extras.js", "package/web/extras.d.ts"]) {
     assert.ok(listing.includes(f), `${f} is not in the tarball`);
   }
-  // The scratch builds of the extras module (pkg/extras/) are copied next to the main ones, not shipped.
-  assert.deepEqual(listing.filter((f) => f.startsWith("package/extras/")), []);
+  // One module a target.
+  assert.deepEqual(listing.filter((f) => f.endsWith(".wasm")).sort(), ["package/node/evidence_check_bg.wasm", "package/web/evidence_check_bg.wasm"]);
   const app = mkdtempSync(join(tmpdir(), "evidence-check-app-"));
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true }));
   npm(["install", "--prefer-offline", "--no-audit", "--no-fund", join(out, tarball)], app);

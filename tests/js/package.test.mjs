@@ -1,7 +1,7 @@
 // The built package, imported exactly as a user would: CommonJS and ES module.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync, readFileSync } from "node:fs";
+import { writeFileSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -162,36 +162,28 @@ test("the package's .d.ts declares real types, never any", () => {
   }
 });
 
-// ---- evidence-check/extras: the second entry, with its own wasm module ----------------
+// ---- evidence-check/extras: a subpath of the one module -------------------------------
 
 const EXTRAS = ["reportJsonSchema", "citationJsonSchema", "claimJsonSchema", "bundleJsonSchema", "fromWebAnnotation", "convertOffset", "DocumentCatalog",
   "extractExcerpts", "checkExcerpt", "evaluateClaims", "finalize", "gradeTask", "fromAnthropicMessage", "locateBundle"];
 
-test("evidence-check/extras has the extras and the main entry does not; neither module exports the other's functions", async () => {
+test("evidence-check/extras gives the very functions of the main entry: one wasm module a target", async () => {
   const req = userRequire(userProject());
   const ec = req("evidence-check");
   const ex = req("evidence-check/extras");
-  for (const name of EXTRAS) {
+  for (const name of [...EXTRAS, ...EXPORTS, "toWebAnnotations", "locateCitations", "parseBundle", "parsePolicy", "showInvisible"]) {
     assert.equal(typeof ex[name], "function", `extras: ${name}`);
-    assert.equal(ec[name], undefined, `main entry: ${name}`);
+    assert.equal(ex[name], ec[name], `extras: ${name} is the main entry's`);
   }
-  for (const name of [...EXPORTS, "toWebAnnotations", "locateCitations", "parseBundle", "parsePolicy", "showInvisible"]) {
-    assert.equal(typeof ec[name], "function", `main entry: ${name}`);
-    assert.equal(ex[name], undefined, `extras: ${name}`);
-  }
-  // The split is in the wasm modules themselves, not only in the JS entries.
   for (const target of ["node", "web"]) {
-    const exportsOf = (f) => WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(PKG, target, f)))).map((e) => e.name);
-    const main = exportsOf("evidence_check_bg.wasm");
-    const extras = exportsOf("evidence_check_extras_bg.wasm");
-    assert.ok(main.includes("checkBundle") && !main.includes("convertOffset") && !main.includes("documentcatalog_new"), `${target}: ${main.join(" ")}`);
-    assert.ok(extras.includes("convertOffset") && extras.includes("documentcatalog_new") && !extras.includes("checkBundle") && !extras.some((n) => n.startsWith("evidencestore_")), `${target}: ${extras.join(" ")}`);
+    const wasm = readdirSync(join(PKG, target)).filter((f) => f.endsWith(".wasm"));
+    assert.deepEqual(wasm, ["evidence_check_bg.wasm"], target);
+    const names = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(PKG, target, wasm[0])))).map((e) => e.name);
+    assert.ok(names.includes("checkBundle") && names.includes("convertOffset") && names.includes("documentcatalog_new"), `${target}: ${names.join(" ")}`);
   }
-  // Each module has its own memory.
-  assert.equal(typeof ex.wasmMemoryBytes(), "number");
 });
 
-test("both entries throw instances of the same error classes: require, import, /node/extras, /web/extras", async () => {
+test("both subpaths throw instances of the same error classes: require, import, /node/extras, /web/extras", async () => {
   const dir = userProject();
   const req = userRequire(dir);
   const ec = req("evidence-check");
@@ -215,36 +207,21 @@ import { fromWebAnnotation, convertOffset, ContractError as Same } from "evidenc
 try { fromWebAnnotation({}); } catch (e) { console.log(JSON.stringify([e instanceof ContractError, Same === ContractError, convertOffset("😀a", 2, "utf16", "code_point")])); }`,
   );
   assert.deepEqual(JSON.parse(execFileSync(process.execPath, [join(dir, "extras.mjs")], { encoding: "utf8" })), [true, true, 1]);
-  // The web entries, each initialised with its own module's bytes (as a page would with fetch).
+  // The web subpath, initialised through its own `init` (the main entry's: one module).
   const web = await import(join(dir, "node_modules", "evidence-check", "web", "index.js"));
   const webExtras = await import(join(dir, "node_modules", "evidence-check", "web", "extras.js"));
-  webExtras.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_extras_bg.wasm")) });
+  webExtras.initSync({ module: readFileSync(join(PKG, "web", "evidence_check_bg.wasm")) });
   assert.equal(webExtras.ContractError, web.ContractError);
   assert.throws(() => webExtras.fromWebAnnotation({}), (e) => e instanceof web.ContractError && e.code === "contract");
   assert.equal(webExtras.convertOffset("😀a", 2, "utf16", "code_point"), 1);
+  assert.equal(web.convertOffset("😀a", 2, "utf16", "code_point"), 1, "initialised once for both");
 });
 
-test("the extras module is loaded only where evidence-check/extras is required", () => {
-  const dir = userProject();
-  writeFileSync(
-    join(dir, "lazy.cjs"),
-    `const loaded = () => Object.keys(require.cache).filter((f) => f.includes("extras")).length;
-const ec = require("evidence-check");
-ec.checkBundle(require("fs").readFileSync(process.argv[2], "utf8"), { now: "${NOW}" });
-const before = loaded();
-require("evidence-check/extras").convertOffset("a", 1, "utf16", "utf8");
-console.log(JSON.stringify([before, loaded() > 0]));`,
-  );
-  const out = execFileSync(process.execPath, [join(dir, "lazy.cjs"), join(PKG, "..", "examples", "demo.bundle.json")], { encoding: "utf8" });
-  assert.deepEqual(JSON.parse(out), [0, true]);
-});
-
-test("the extras .d.ts declares its functions and takes the data types and error classes from the main entry's", () => {
+test("the extras .d.ts re-exports the main entry's declarations", () => {
   for (const target of ["node", "web"]) {
-    const dts = readFileSync(join(PKG, target, "evidence_check_extras.d.ts"), "utf8");
-    assert.match(dts, /^import type \{[^}]*\bCitation\b[^}]*\} from "\.\/evidence_check\.js";$/m, target);
-    assert.doesNotMatch(dts.replace(/export interface InitOutput \{[^}]*\}/, ""), /\bany\b/, `${target}: 'any' in the extras .d.ts`);
-    assert.doesNotMatch(dts, /^export interface (Scope|Citation|Report|Bundle)\b/m, `${target}: a data type declared twice`);
+    const entry = readFileSync(join(PKG, target, "extras.d.ts"), "utf8");
+    assert.match(entry, /^export \* from "\.\/index\.js";$/m, target);
+    const dts = readFileSync(join(PKG, target, "evidence_check.d.ts"), "utf8");
     for (const decl of [
       "export function convertOffset(text: string, offset: number, from: OffsetUnit, to: OffsetUnit, options?: LangOptions | null): number;",
       "export function fromWebAnnotation(annotation: WebAnnotation): Citation;",
@@ -253,7 +230,5 @@ test("the extras .d.ts declares its functions and takes the data types and error
     ]) {
       assert.ok(dts.includes(decl), `${target}: missing ${decl}`);
     }
-    const entry = readFileSync(join(PKG, target, "extras.d.ts"), "utf8");
-    assert.match(entry, /export type \* from "\.\/evidence_check\.js";/);
   }
 });

@@ -34,8 +34,8 @@ pub fn report_citing(store: &EvidenceStore, s: &Scope, r: &evidence_check::Sourc
 
 pub fn violations(v: Value) -> Vec<(String, String)> {
     let e = Report::from_value(&v).unwrap_err();
-    // The same value as text: both paths of the reader give the same error.
-    assert_eq!(both::<Report>(&v.to_string(), &Limits::default()).unwrap_err(), e);
+    // The same value as text: the same error.
+    assert_eq!(read_json::<Report>(&v.to_string(), &Limits::default()).unwrap_err(), e);
     e.violations.into_iter().map(|v| (v.path, v.code.code().to_owned())).collect()
 }
 
@@ -48,73 +48,46 @@ pub fn valid_report() -> Value {
     })
 }
 
-// ---- the two readers of the contract (issue 15, part 2) ------------------------------
+// ---- the contract's readers of JSON text ---------------------------------------------
 
-use evidence_check::contract::typed::{self, How};
 use evidence_check::contract::Limits;
 use evidence_check::ContractError;
 
-/// Asserts that the fast path and the tree reader agree on `text` (the fast path accepts
-/// exactly what the tree reader accepts, with an equal value) and that what callers get
-/// is the tree reader's result, errors included (codes, paths, messages, order).
-fn agree<T: PartialEq + std::fmt::Debug>(text: &str, fast: Option<T>, tree: Result<T, ContractError>, used: Result<T, ContractError>) -> Result<T, ContractError> {
-    let shown: String = text.chars().take(300).collect();
-    match (&fast, &tree) {
-        (Some(f), Ok(t)) => assert_eq!(f, t, "the two readers give different values for {shown}"),
-        (None, Err(_)) => {}
-        (Some(_), Err(e)) => panic!("the fast path accepts what the tree reader refuses ({e:?}): {shown}"),
-        (None, Ok(_)) => panic!("the fast path refuses what the tree reader accepts: {shown}"),
-    }
-    assert_eq!(used, tree, "the reader's result is not the tree reader's for {shown}");
-    tree
+/// `T::from_json_with`.
+pub fn read_json<T: Contract + PartialEq + std::fmt::Debug>(text: &str, limits: &Limits) -> Result<T, ContractError> {
+    T::from_json_with(text, limits)
 }
 
-/// `T::from_json_with` through both readers (see [`agree`]).
-pub fn both<T: Contract + PartialEq + std::fmt::Debug>(text: &str, limits: &Limits) -> Result<T, ContractError> {
-    agree(text, T::from_json_typed(text, limits, How::contract(limits)), T::from_json_tree(text, limits), T::from_json_with(text, limits))
+/// `Report::from_json_in`.
+pub fn read_in(text: &str, dialect: evidence_check::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
+    Report::from_json_in(text, dialect, limits)
 }
 
-/// `Report::from_json_in` through both readers.
-pub fn both_in(text: &str, dialect: evidence_check::schema::Dialect, limits: &Limits) -> Result<Report, ContractError> {
-    let how = match dialect {
-        evidence_check::schema::Dialect::Standard => How::contract(limits),
-        evidence_check::schema::Dialect::OpenAiStrict => How { nulls_absent: true, ..How::plain(limits.max_input_bytes) },
-    };
-    agree(text, typed::read(text, limits, how), Report::from_json_in_tree(text, dialect, limits), Report::from_json_in(text, dialect, limits))
+/// `bundle_without_contents`.
+pub fn read_without_contents(text: &str, limits: &Limits) -> Result<evidence_check::bundle::Bundle, ContractError> {
+    evidence_check::bundle::bundle_without_contents(text, limits)
 }
 
-/// `bundle_without_contents` through both readers.
-pub fn both_without_contents(text: &str, limits: &Limits) -> Result<evidence_check::bundle::Bundle, ContractError> {
-    use evidence_check::bundle::{bundle_without_contents, bundle_without_contents_tree};
-    let how = How { content_optional: true, ..How::plain(limits.max_input_bytes) };
-    agree(text, typed::read(text, limits, how), bundle_without_contents_tree(text, limits), bundle_without_contents(text, limits))
+/// `reviews_from_json`.
+pub fn read_reviews(text: &str) -> Result<Vec<evidence_check::Review>, ContractError> {
+    evidence_check::review::reviews_from_json(text, evidence_check::json::DEFAULT_MAX_INPUT_BYTES)
 }
 
-/// `reviews_from_json` through both readers.
-pub fn both_reviews(text: &str) -> Result<Vec<evidence_check::Review>, ContractError> {
-    use evidence_check::review::{reviews_from_json, reviews_from_json_tree};
-    let max = evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
-    agree(text, typed::read_list(text, &Limits::default(), How::plain(max), true), reviews_from_json_tree(text, max), reviews_from_json(text, max))
+/// A store's specs (`new EvidenceStore`): `specs_from_value_with` of the tree that
+/// `parse_strict` reads.
+pub fn read_specs(text: &str, limits: &Limits) -> Result<Vec<evidence_check::contract::SourceSpec>, ContractError> {
+    use evidence_check::contract::{json::parse_strict, specs_from_value_with};
+    let max = evidence_check::json::DEFAULT_MAX_INPUT_BYTES;
+    parse_strict(text, max, "specs").and_then(|v| specs_from_value_with(&v, limits))
 }
 
-/// A store's specs (`new EvidenceStore`) through both readers: the typed read of their JSON
-/// text, and `specs_from_value_with` of the tree that `parse_strict` reads.
-pub fn both_specs(text: &str, limits: &Limits) -> Result<Vec<evidence_check::contract::SourceSpec>, ContractError> {
-    use evidence_check::contract::{json::parse_strict, specs_from_json_typed, specs_from_value_with};
-    let max = evidence_check::contract::json::DEFAULT_MAX_INPUT_BYTES;
-    let tree = || parse_strict(text, max, "specs").and_then(|v| specs_from_value_with(&v, limits));
-    let fast = specs_from_json_typed(text, limits, max);
-    let used = fast.clone().map_or_else(tree, Ok);
-    agree(text, fast, tree(), used)
-}
-
-/// Every reader of the contract on `text` under `limits`, each through both paths.
+/// Every reader of the contract on `text` under `limits`.
 pub fn every_reader(text: &str, limits: &Limits) {
     use evidence_check::schema::Dialect;
-    let _ = both::<Report>(text, limits);
-    let _ = both::<evidence_check::bundle::Bundle>(text, limits);
-    let _ = both_in(text, Dialect::OpenAiStrict, limits);
-    let _ = both_without_contents(text, limits);
-    let _ = both_reviews(text);
-    let _ = both_specs(text, limits);
+    let _ = read_json::<Report>(text, limits);
+    let _ = read_json::<evidence_check::bundle::Bundle>(text, limits);
+    let _ = read_in(text, Dialect::OpenAiStrict, limits);
+    let _ = read_without_contents(text, limits);
+    let _ = read_reviews(text);
+    let _ = read_specs(text, limits);
 }

@@ -8,10 +8,9 @@
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::citation::{Indexer, TextIndex};
 use crate::error::{ContractError, Violation, ViolationCode};
 
 /// The deepest nesting of arrays and objects a JSON input may have: the 128th level
@@ -70,7 +69,7 @@ pub fn value_budget(bytes: usize, need: usize) -> usize {
 pub struct Read {
     pub value: Value,
     /// Real item counts of the kept arrays that lost items, by JSON Pointer.
-    pub lengths: HashMap<String, usize>,
+    pub lengths: BTreeMap<String, usize>,
     /// Array items and object entries in the whole input.
     pub values: usize,
     /// The budget in force; `values > budget` means part of the input was not kept.
@@ -114,7 +113,7 @@ impl Path<'_> {
         while let Some(p) = at {
             match p.seg {
                 Seg::Root => {}
-                Seg::Key(k) => segs.push(super::validate::pointer_segment(k)),
+                Seg::Key(k) => segs.push(pointer_segment(k)),
                 Seg::Index(i) => segs.push(i.to_string()),
             }
             at = p.parent;
@@ -127,7 +126,7 @@ struct Reader {
     budget: usize,
     /// Items and entries seen (kept or not).
     values: usize,
-    lengths: HashMap<String, usize>,
+    lengths: BTreeMap<String, usize>,
 }
 
 impl Reader {
@@ -252,7 +251,7 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
     if text.len() > max_bytes {
         return Err(input_too_large(text.len() as u64, max_bytes, subject));
     }
-    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: HashMap::default() };
+    let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: BTreeMap::default() };
     let root = Path { parent: None, seg: Seg::Root };
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = Seed { reader: &mut reader, path: &root }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -284,81 +283,42 @@ pub fn parse_strict(text: &str, max_bytes: usize, subject: &'static str) -> Resu
     Ok(read.value)
 }
 
-// ---- issue 15 (r6-scale): a source's text out of its JSON string in one pass -----------
+// ---- JSON Pointers (RFC 6901) --------------------------------------------------------
 
-/// A source's text read out of its JSON string by [`text_normalized`].
-#[derive(Debug, PartialEq, Eq)]
-pub struct SourceText {
-    /// The text, LF-normalised.
-    pub text: String,
-    /// Its length in UTF-8 bytes as given (before normalisation).
-    pub given_bytes: usize,
-    /// Its code-point index (the one [`TextIndex::new`] makes).
-    pub index: TextIndex,
+/// Escapes one JSON Pointer segment (RFC 6901).
+pub fn pointer_segment(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    push_segment(&mut out, key);
+    out
 }
 
-/// A source's text as the store keeps it, from the text serde_json read out of its JSON
-/// string: its newlines normalised as [`crate::digest::normalize_newlines`] does (CRLF
-/// and lone CR become LF) and its code-point index made in the one pass that copies it,
-/// eight bytes a step (each word copied whole, counted, and tested for a CR). The plain
-/// reader copies the string, the store then normalises it in place (another pass, `memchr`
-/// for each CR) and indexes it (a third).
-pub fn text_normalized(text: &str) -> SourceText {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const CR: u64 = LO * 0x0D;
-    let bytes = text.as_bytes();
-    let len = bytes.len();
-    let mut out: Vec<u8> = Vec::with_capacity(len);
-    let dst = out.as_mut_ptr();
-    let mut index = Indexer::with_capacity(len);
-    let (mut r, mut w) = (0, 0);
-    // The text never grows (a CRLF becomes one LF): `w` (bytes written) never passes `r`
-    // (bytes read), so every write lands inside the capacity.
-    loop {
-        // Up to the next CR; a word's bytes past a CR are overwritten next.
-        while let Some(word) = bytes.get(r..r + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([b'\r'; 8]));
-            let x = word ^ CR;
-            let found = x.wrapping_sub(LO) & !x & HI;
-            // SAFETY: w <= r and r + 8 <= len <= capacity.
-            unsafe { dst.add(w).cast::<u64>().write_unaligned(word) };
-            if found != 0 {
-                let run = (found.trailing_zeros() / 8) as usize;
-                if run > 0 {
-                    index.word_part(w, word, run);
-                }
-                r += run;
-                w += run;
-                break;
-            }
-            index.word(w, word);
-            r += 8;
-            w += 8;
-        }
-        while let Some(b) = bytes.get(r).filter(|b| **b != b'\r') {
-            // SAFETY: w <= r < len <= capacity.
-            unsafe { dst.add(w).write(*b) };
-            index.bytes(w, &[*b]);
-            r += 1;
-            w += 1;
-        }
-        if r >= len {
-            break;
-        }
-        // A CR: an LF, and the LF after it (CRLF) dropped.
-        // SAFETY: w <= r < len <= capacity.
-        unsafe { dst.add(w).write(b'\n') };
-        index.ascii(w);
-        w += 1;
-        r += 1;
-        if bytes.get(r) == Some(&b'\n') {
-            r += 1;
-        }
+/// Appends `key` escaped as a JSON Pointer segment (`~` as `~0`, `/` as `~1`).
+fn push_segment(out: &mut String, key: &str) {
+    let mut rest = key;
+    while let Some(at) = rest.find(['~', '/']) {
+        let (plain, special) = rest.split_at(at);
+        out.push_str(plain);
+        out.push_str(if special.starts_with('~') { "~0" } else { "~1" });
+        rest = special.get(1..).unwrap_or("");
     }
-    // SAFETY: the first `w` bytes were written above; w <= len = capacity.
-    unsafe { out.set_len(w) };
-    // SAFETY: runs of a `str` cut at ASCII CRs, and ASCII LFs: UTF-8.
-    let text = unsafe { String::from_utf8_unchecked(out) };
-    SourceText { text, given_bytes: len, index: index.finish() }
+    out.push_str(rest);
+}
+
+/// Appends a key to a JSON Pointer.
+pub fn join(path: &str, key: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 1 + key.len());
+    out.push_str(path);
+    out.push('/');
+    push_segment(&mut out, key);
+    out
+}
+
+/// Appends an index to a JSON Pointer.
+pub fn join_index(path: &str, index: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(path.len() + 4);
+    out.push_str(path);
+    // Writing to a `String` cannot fail.
+    let _ = write!(out, "/{index}");
+    out
 }

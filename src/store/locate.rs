@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::citation::TextIndex;
 use crate::digest::normalize_newlines;
-use crate::error::{Lang, StoreErrorKind};
+use crate::error::Lang;
+use crate::store::StoreErrorKind;
 
 /// How many ranges an ambiguity error lists.
 pub const MAX_LISTED_RANGES: usize = 5;
@@ -254,7 +255,7 @@ pub fn locate(source_id: &str, index: &TextIndex, text: &str, selector: &Selecto
     let exact = starts(text, &needle, options.counting);
     // (byte start, byte end) of each candidate, and whether it was found loosely.
     let (candidates, whitespace, total): (Vec<(usize, usize)>, Whitespace, usize) =
-        if exact.is_empty() && options.whitespace == Whitespace::Loose && !crate::contract::validate::is_blank(&needle) {
+        if exact.is_empty() && options.whitespace == Whitespace::Loose && !crate::rules::is_blank(&needle) {
             let (hay, map) = collapse(text);
             let (pin, _) = collapse(needle.trim());
             let found: Vec<(usize, usize)> = starts(&hay, &pin, Counting::Overlapping)

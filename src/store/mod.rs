@@ -1,19 +1,22 @@
 //! The evidence store: a trusted catalogue, and per (scope, source) the current
 //! snapshot and a revision counter that never goes back.
 
+pub mod locate;
+
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::citation::TextIndex;
 use crate::clock::Clock;
-use crate::contract::json::SourceText;
-use crate::contract::{validate, Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
+use crate::rules;
+use crate::contract::{Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_with, HostHasher};
-use crate::error::{ContractError, StoreError, StoreErrorKind};
-use crate::locate::{locate, LocateOptions, Located, Selector};
+use crate::error::{Coded, ContractError, Lang, Violation};
+use std::fmt;
+use locate::{locate, LocateOptions, Located, Selector};
 use crate::error::Detail;
 use crate::policy::Policy;
 
@@ -84,9 +87,9 @@ struct Slot {
 /// Snapshots of catalogued sources, per scope.
 #[derive(Debug)]
 pub struct EvidenceStore {
-    specs: HashMap<String, Arc<SourceSpec>>,
+    specs: BTreeMap<String, Arc<SourceSpec>>,
     // Per scope, per source id: looked up by borrowed keys, nothing cloned per citation.
-    scopes: HashMap<Scope, HashMap<String, Slot>>,
+    scopes: BTreeMap<Scope, BTreeMap<String, Slot>>,
     policy: Policy,
     clock: Clock,
     closed: bool,
@@ -106,7 +109,7 @@ impl EvidenceStore {
     /// (source sizes, read results, quotes, and the reports assessed and rendered with it).
     pub fn with_policy(specs: Vec<SourceSpec>, policy: Policy, clock: Clock) -> Result<Self, StoreError> {
         let n = specs.len();
-        let map: HashMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
+        let map: BTreeMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
         if n > policy.max_sources {
             let detail = Detail::limit(n, policy.max_sources, "sources", "max_sources");
             return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });
@@ -116,7 +119,7 @@ impl EvidenceStore {
         }
         Ok(EvidenceStore {
             specs: map,
-            scopes: HashMap::default(),
+            scopes: BTreeMap::default(),
             policy,
             clock,
             closed: false,
@@ -189,7 +192,7 @@ impl EvidenceStore {
     }
 
     fn accept(&self, source_id: &str, content: &str) -> Result<Arc<SourceSpec>, StoreError> {
-        self.admit(source_id, || validate::is_blank(content), content.len())
+        self.admit(source_id, || rules::is_blank(content), content.len())
     }
 
     /// The checks `ingest` makes before it reads a text, in the same order (closed,
@@ -245,16 +248,6 @@ impl EvidenceStore {
     pub fn restore_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
         let spec = self.accept(source_id, &content)?;
         self.restore_admitted(scope, source_id, spec, content, None, revision, fetched_at)
-    }
-
-    /// [`Self::restore_text`] of a text the caller has LF-normalised already (CRLF and
-    /// lone CR became LF; see [`crate::contract::json::text_normalized`]), which
-    /// was `given_bytes` UTF-8 bytes as given (the size the limit applies to), with its
-    /// code-point index made by the caller: it is neither copied nor read again, but hashed.
-    pub fn restore_normalized(&mut self, scope: &Scope, source_id: &str, read: SourceText, revision: u64, fetched_at: Option<String>) -> Result<SourceRef, StoreError> {
-        let SourceText { text, given_bytes, index } = read;
-        let spec = self.admit(source_id, || validate::is_blank(&text), given_bytes)?;
-        self.restore_admitted(scope, source_id, spec, Cow::Owned(text), Some(index), revision, fetched_at)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -421,7 +414,7 @@ impl EvidenceStore {
         let snapshot = self.get(scope, source_ref)?;
         let (s, e) = crate::citation::convert_range(&snapshot.content, start, end, unit, crate::citation::Unit::CodePoint)
             .map_err(QuoteRangeError::Offset)?;
-        let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::error::OffsetErrorKind::OutOfRange))?;
+        let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::citation::OffsetErrorKind::OutOfRange))?;
         Ok(citation_checked(citation_id, source_ref, s, e, quote.to_owned(), &self.policy)?)
     }
 
@@ -457,7 +450,7 @@ fn normalized(text: Cow<'_, str>) -> Cow<'_, str> {
 
 /// A citation whose id and quote meet the citation contract.
 pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start: usize, end: usize, quote: String, policy: &Policy) -> Result<Citation, StoreError> {
-    let mut c = validate::Checker::default();
+    let mut c = crate::contract::Checker::default();
     c.string(&Value::String(citation_id.to_owned()), "/citation_id", &policy.identifier_rule());
     c.string(&Value::String(quote.clone()), "/quote", &policy.quote_rule());
     if !c.violations.is_empty() {
@@ -470,7 +463,7 @@ pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start:
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QuoteRangeError {
     Store(StoreError),
-    Offset(crate::error::OffsetErrorKind),
+    Offset(crate::citation::OffsetErrorKind),
 }
 
 impl From<StoreError> for QuoteRangeError {
@@ -505,3 +498,177 @@ impl crate::error::Coded for QuoteRangeError {
         }
     }
 }
+
+// ---- the store's errors -------------------------------------------------------------
+
+crate::error::coded_enum! {
+    /// Why the evidence store refused an operation or a citation.
+    StoreErrorKind {
+        /// The catalogue has more specs than allowed, or two specs share a `source_id`.
+        CatalogueInvalid => ("catalogue_invalid", "来源配置重复或超限。", "The source catalogue is over its size limit or names a source twice."),
+        /// The store was closed; it accepts nothing more.
+        StoreClosed => ("store_closed", "证据存储已关闭。", "The evidence store is closed."),
+        /// The source id is not in the trusted catalogue.
+        UnknownSource => ("unknown_source", "来源未在可信目录中登记。", "The source is not in the trusted catalogue."),
+        /// The content is empty or only whitespace.
+        EmptyContent => ("empty_content", "正文必须是非空字符串。", "The text must be a non-empty string."),
+        /// The content is larger than the byte limit (UTF-8 bytes, before newline normalisation).
+        SourceTooLarge => ("source_too_large", "来源超过字节上限。", "The source is over the byte limit."),
+        /// A read result is not an object.
+        ReadResultNotObject => ("read_result_not_object", "读取结果必须是业务结果对象。", "A read result must be a business-result object."),
+        /// A read result names another file than the spec, or its source is not catalogued.
+        ReadMismatch => ("read_mismatch", "读取失败或来源映射不一致。", "The read failed or names another file than the catalogue."),
+        /// The cited snapshot does not exist: never ingested, removed, another scope's, or an old revision.
+        RefUnavailable => ("ref_unavailable", "来源不存在、已撤销、越权或版本失效。", "The source does not exist, was removed, belongs to another scope, or the revision is stale."),
+        /// The citation's range ends past the end of the text.
+        RangeOutOfBounds => ("range_out_of_bounds", "引用区间超出正文。", "The citation range ends past the end of the text."),
+        /// The quote is not the text found at the cited range.
+        QuoteMismatch => ("quote_mismatch", "引文与原文区间不一致。", "The quote is not the text at the cited range."),
+        /// `compat: "reference"` only: the passage to quote is empty, absent, or occurs more than once (the reference's one error for both).
+        QuoteNotUnique => ("quote_not_unique", "片段缺失或重复,无法唯一定位。", "The passage is missing or occurs more than once; it cannot be located uniquely."),
+        /// The quote (with its context, or at the occurrence asked for) is not in the source's current revision.
+        QuoteNotFound => ("quote_not_found", "片段未在来源当前版本中找到。", "The quote is not in the source's current revision."),
+        /// The quote occurs more than once and nothing picks one occurrence.
+        QuoteAmbiguous => ("quote_ambiguous", "片段出现多次,无法唯一定位;请给出前后文或指定第几处。", "The quote occurs more than once; give a prefix and suffix or an occurrence to pick one."),
+        /// A revision to restore is not newer than the store's counter for that source.
+        RevisionNotNewer => ("revision_not_newer", "恢复的版本必须大于已有版本计数。", "A restored revision must be newer than the store's revision counter."),
+        /// (Split from `ref_unavailable`.) The source is catalogued, but this scope has no snapshot of it and never had one.
+        SourceNotIngested => ("source_not_ingested", "来源尚未在此范围内采集,没有任何快照。", "The source was never ingested in this scope; there is no snapshot of it."),
+        /// (Split from `ref_unavailable`.) This scope had a snapshot of the source, and it was removed.
+        SourceRemoved => ("source_removed", "来源快照已在此范围内撤销。", "The source's snapshot was removed in this scope."),
+        /// (Split from `ref_unavailable`.) The cited revision is not the current one.
+        RevisionStale => ("revision_stale", "引用的版本不是来源的当前版本。", "The cited revision is not the source's current revision."),
+        /// (Split from `ref_unavailable`.) The cited digest is not the current revision's digest.
+        DigestMismatch => ("digest_mismatch", "引用的摘要与来源当前版本的摘要不一致。", "The cited digest is not the digest of the source's current revision."),
+        /// (Split from `ref_unavailable`.) No source with this id is available in this scope (the store's catalogue does not name it). Says nothing about other scopes.
+        SourceNotInScope => ("source_not_in_scope", "此范围内没有该标识的来源。", "No source with this id is available in this scope."),
+    }
+}
+
+/// An evidence-store error: a refused operation, or a contract broken by its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// The store refused the operation.
+    Store(StoreErrorKind),
+    /// The store refused the operation; the detail names the subject and the numbers.
+    Detailed(StoreErrorKind, Box<Detail>),
+    /// The input (a read result, a quoted citation) broke its contract.
+    Contract(ContractError),
+    /// A quote could not be located (absent or ambiguous), with its source and counts.
+    Locate(locate::LocateError),
+}
+
+impl StoreError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Store(k) | Self::Detailed(k, _) => k.code(),
+            Self::Contract(c) => c.code(),
+            Self::Locate(l) => l.code(),
+        }
+    }
+    /// The message (Chinese, naming the subject and the numbers).
+    pub fn message(&self) -> String {
+        self.message_in(Lang::Zh)
+    }
+    /// The message in a language, naming the subject and the numbers.
+    pub fn message_in(&self, lang: Lang) -> String {
+        match self {
+            Self::Store(k) => k.message_in(lang).to_owned(),
+            Self::Detailed(k, d) => d.message(k.message_in(lang), lang),
+            Self::Contract(c) => c.message(),
+            Self::Locate(l) => l.message_in(lang),
+        }
+    }
+    /// The kind, for the store's own refusals.
+    pub fn kind(&self) -> Option<StoreErrorKind> {
+        match self {
+            Self::Store(k) | Self::Detailed(k, _) => Some(*k),
+            _ => None,
+        }
+    }
+    /// The detail (subject and numbers), when there is one.
+    pub fn detail(&self) -> Option<&Detail> {
+        match self {
+            Self::Detailed(_, d) => Some(d),
+            _ => None,
+        }
+    }
+    /// `compat: "reference"`: the reference's code (the split codes are `ref_unavailable`).
+    pub fn reference_code(&self) -> &'static str {
+        match self.kind() {
+            Some(k) => k.reference_kind().code(),
+            None => self.code(),
+        }
+    }
+    /// `compat: "reference"`: the reference's message text, without subject or numbers.
+    pub fn reference_message(&self) -> String {
+        match self.kind() {
+            Some(k) => k.reference_kind().message().to_owned(),
+            None => self.message(),
+        }
+    }
+}
+
+impl StoreErrorKind {
+    /// The reference's kind: the five codes split from `ref_unavailable` are it.
+    pub fn reference_kind(self) -> StoreErrorKind {
+        match self {
+            Self::SourceNotIngested | Self::SourceRemoved | Self::RevisionStale | Self::DigestMismatch | Self::SourceNotInScope => Self::RefUnavailable,
+            other => other,
+        }
+    }
+
+    /// This refusal with its subject and numbers.
+    pub fn with(self, detail: Detail) -> StoreError {
+        StoreError::Detailed(self, Box::new(detail))
+    }
+}
+
+impl Coded for StoreError {
+    fn code(&self) -> &'static str {
+        StoreError::code(self)
+    }
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            Self::Contract(c) => Coded::message(c, lang),
+            _ => self.message_in(lang),
+        }
+    }
+    fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
+        match self {
+            Self::Contract(c) => c.issues(lang),
+            _ => None,
+        }
+    }
+    /// The locate error's source and counts; a detailed refusal's subject and numbers as `detail`.
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        match self {
+            Self::Locate(l) => l.details(),
+            Self::Detailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl From<StoreErrorKind> for StoreError {
+    fn from(k: StoreErrorKind) -> Self {
+        Self::Store(k)
+    }
+}
+impl From<locate::LocateError> for StoreError {
+    fn from(l: locate::LocateError) -> Self {
+        Self::Locate(l)
+    }
+}
+impl From<ContractError> for StoreError {
+    fn from(c: ContractError) -> Self {
+        Self::Contract(c)
+    }
+}
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+impl std::error::Error for StoreError {}

@@ -1,194 +1,12 @@
-//! Small combinators that check a JSON value against a contract and collect every
-//! violation with its JSON path. No coercion: a value of the wrong JSON type is an error.
+//! The checker of a contract: it walks a JSON value under a policy and collects every
+//! violation with its JSON path.
 
 use serde_json::{Map, Value};
-use crate::hash::HashMap;
+use std::collections::BTreeMap;
 
 use crate::error::{Violation, ViolationCode};
-
-/// Python's `str.isspace()`: Unicode White_Space plus the four information separators
-/// U+001C–U+001F. Used wherever the reference calls `strip()` or `split()`.
-pub fn is_python_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// True when the text is empty after Python's `str.strip()`.
-pub fn is_blank(text: &str) -> bool {
-    text.chars().all(is_python_space)
-}
-
-/// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`, where `$` is the end of the text (a trailing
-/// newline is rejected).
-pub fn is_identifier(s: &str) -> bool {
-    let b = s.as_bytes();
-    match b.split_first() {
-        Some((first, rest)) => {
-            first.is_ascii_alphanumeric()
-                && rest.len() <= 63
-                && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-')
-        }
-        None => false,
-    }
-}
-
-/// `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.md$`.
-pub fn is_filename(s: &str) -> bool {
-    s.strip_suffix(".md").is_some_and(is_identifier)
-}
-
-/// `^[a-f0-9]{64}$`.
-pub fn is_digest(s: &str) -> bool {
-    s.len() == 64 && s.as_bytes().chunks(8).all(|w| <[u8; 8]>::try_from(w).is_ok_and(|w| lower_hex_word(u64::from_le_bytes(w))))
-}
-
-/// True when each of the eight bytes of `w` is `0-9` or `a-f` (eight bytes at a time:
-/// once no byte has its high bit set, `b + (0x80 - x)` has its high bit set exactly when
-/// `b >= x`, and no byte carries into the next).
-fn lower_hex_word(w: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let at_least = |x: u64| w.wrapping_add(ONES * (0x80 - x)) & HIGH;
-    w & HIGH == 0 && ((at_least(0x30) & !at_least(0x3a)) | (at_least(0x61) & !at_least(0x67))) == HIGH
-}
-
-/// A pattern: its test and its text for messages.
-pub type Pattern = (fn(&str) -> bool, &'static str);
-
-/// Limits on one string field, lengths in Unicode code points.
-pub struct StrRule {
-    pub min: usize,
-    pub max: usize,
-    pub pattern: Option<Pattern>,
-}
-
-pub const IDENTIFIER: StrRule = StrRule {
-    min: 0,
-    max: usize::MAX,
-    pattern: Some((is_identifier, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")),
-};
-pub const FILENAME: StrRule = StrRule {
-    min: 0,
-    max: usize::MAX,
-    pattern: Some((is_filename, "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$")),
-};
-pub const DIGEST: StrRule = StrRule { min: 0, max: usize::MAX, pattern: Some((is_digest, "^[a-f0-9]{64}$")) };
-pub const fn sized(min: usize, max: usize) -> StrRule {
-    StrRule { min, max, pattern: None }
-}
-pub const ANY_STRING: StrRule = sized(0, usize::MAX);
-
-/// Escapes one JSON Pointer segment (RFC 6901).
-pub fn pointer_segment(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
-    push_segment(&mut out, key);
-    out
-}
-
-/// Appends `key` escaped as a JSON Pointer segment (`~` as `~0`, `/` as `~1`).
-fn push_segment(out: &mut String, key: &str) {
-    let mut rest = key;
-    while let Some(at) = rest.find(['~', '/']) {
-        let (plain, special) = rest.split_at(at);
-        out.push_str(plain);
-        out.push_str(if special.starts_with('~') { "~0" } else { "~1" });
-        rest = special.get(1..).unwrap_or("");
-    }
-    out.push_str(rest);
-}
-
-/// Appends a key to a JSON Pointer.
-pub fn join(path: &str, key: &str) -> String {
-    let mut out = String::with_capacity(path.len() + 1 + key.len());
-    out.push_str(path);
-    out.push('/');
-    push_segment(&mut out, key);
-    out
-}
-
-/// Appends an index to a JSON Pointer.
-pub fn join_index(path: &str, index: usize) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(path.len() + 4);
-    out.push_str(path);
-    // Writing to a `String` cannot fail.
-    let _ = write!(out, "/{index}");
-    out
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number with a fraction or exponent",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A failed check: its code and message, placed at a path by the caller.
-pub type Fault = (ViolationCode, String);
-
-fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
-    let Value::String(s) = v else {
-        return Err((ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v))));
-    };
-    check_str(s, rule)?;
-    Ok(s.clone())
-}
-
-/// The rule of a string field on its text (both readers call it): its length in code
-/// points, then its pattern.
-pub fn check_str(s: &str, rule: &StrRule) -> Result<(), Fault> {
-    // A text has at most as many code points as bytes and at least a quarter as many:
-    // count them only when the byte length leaves the rule's answer open.
-    let (bytes, fewest) = (s.len(), s.len().div_ceil(4));
-    if (rule.min > 0 && fewest < rule.min) || bytes > rule.max {
-        let n = s.chars().count();
-        if n < rule.min {
-            return Err((ViolationCode::TooShort, format!("String should have at least {} characters", rule.min)));
-        }
-        if n > rule.max {
-            return Err((ViolationCode::TooLong, format!("String should have at most {} characters, not {n}", rule.max)));
-        }
-    }
-    if let Some((matches, pattern)) = rule.pattern {
-        if !matches(s) {
-            return Err((ViolationCode::PatternMismatch, format!("String should match pattern '{pattern}'")));
-        }
-    }
-    Ok(())
-}
-
-fn int_value(v: &Value, min: u64) -> Result<u64, Fault> {
-    match v {
-        Value::Number(n) if n.is_u64() => check_int(n.as_u64(), min),
-        Value::Number(n) if n.is_i64() => check_int(None, min),
-        _ => Err((ViolationCode::WrongType, format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)))),
-    }
-}
-
-/// The rule of a whole-number field on its value (`None`: a negative number).
-pub fn check_int(n: Option<u64>, min: u64) -> Result<u64, Fault> {
-    match n {
-        Some(n) if n >= min => Ok(n),
-        _ => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
-    }
-}
-
-fn literal_value<T: Copy>(v: &Value, options: &[(&str, T)]) -> Result<T, Fault> {
-    check_literal(v.as_str(), options)
-}
-
-/// The rule of a literal field on its text (`None`: not a string).
-pub fn check_literal<T: Copy>(s: Option<&str>, options: &[(&str, T)]) -> Result<T, Fault> {
-    let found = s.and_then(|s| options.iter().find(|(name, _)| *name == s).map(|(_, t)| *t));
-    found.ok_or_else(|| {
-        let names: Vec<String> = options.iter().map(|(n, _)| format!("'{n}'")).collect();
-        (ViolationCode::NotAllowed, format!("Input should be {}", names.join(" or ")))
-    })
-}
+use crate::json::{join, join_index};
+use crate::rules::{int_value, literal_value, string_value, type_name, Fault, StrRule};
 
 /// At most this many violations are listed; one more entry counts the rest.
 pub const MAX_VIOLATIONS: usize = 100;
@@ -205,15 +23,15 @@ pub struct Checker {
     pub violations: Vec<Violation>,
     /// The list limits in force.
     pub limits: super::Limits,
-    /// Real lengths of arrays the reader did not keep whole (see [`super::json::Read`]).
-    pub lengths: HashMap<String, usize>,
+    /// Real lengths of arrays the reader did not keep whole (see [`crate::json::Read`]).
+    pub lengths: BTreeMap<String, usize>,
     /// Violations found past [`MAX_VIOLATIONS`].
     unlisted: usize,
 }
 
 impl Checker {
     /// A checker with the given limits and the real lengths of truncated arrays.
-    pub fn new(limits: super::Limits, lengths: HashMap<String, usize>) -> Checker {
+    pub fn new(limits: super::Limits, lengths: BTreeMap<String, usize>) -> Checker {
         Checker { violations: Vec::new(), limits, lengths, unlisted: 0 }
     }
 

@@ -108,6 +108,7 @@ function w1() {
   rmSync(one, { recursive: true, force: true });
   const col = (k) => median(rounds.map((x) => x[k]));
   const out = { per_sec: Object.fromEntries(builds.map((b) => [b.name, col(b.name)])) };
+  if (baseline) out.vs_baseline = median(rounds.map((x) => x.this / x.baseline));
   if (haveRef) {
     out.per_sec.reference = col("reference");
     out.vs_reference = Object.fromEntries(builds.map((b) => [b.name, median(rounds.map((x) => x[b.name] / x.reference))]));
@@ -357,6 +358,7 @@ const rows = [
   ] : []),
 ];
 const ratios = [
+  r1?.vs_baseline && ["W1 calls/s, this / baseline", f(r1.vs_baseline, 2)],
   r2?.vs_baseline && ["W2 time, this / baseline", f(r2.vs_baseline, 2)],
   r3?.["vs_baseline/2"] && ["W3 bundles/s, this / baseline, --jobs 2 / --jobs 1", `${f(r3["vs_baseline/2"], 2)} / ${f(r3["vs_baseline/1"], 2)}`],
   r5?.vs_baseline && ["W5 time, this / baseline", f(r5.vs_baseline, 2)],

@@ -1,5 +1,5 @@
 # evidence-check — the two commands a newcomer needs:
-#   make demo   build the Node package and check examples/ with the CLI
+#   make demo   build the package and check examples/ with the CLI
 #   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI, the page
 # Both install what is missing first (scripts/setup.sh, idempotent).
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
   decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes,
+  readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes, writeFileNoFollow,
 } from "./load.mjs";
 
 const USAGE = `usage:
@@ -156,6 +156,9 @@ function checkOptions(lib, opts) {
 
 const print = (text) => write(terminalSafe(text) + "\n");
 
+/** A file name for a line of output: its line feeds too shown as ⟦U+000A⟧, so that it stays on its line. */
+const nameSafe = (name) => terminalSafe(name).replaceAll("\n", "⟦U+000A⟧");
+
 /** Writes to stdout; resolves once stdout can take more (backpressure). */
 function write(text) {
   if (process.stdout.write(text)) return undefined;
@@ -200,12 +203,6 @@ function isDirectory(path) {
   } catch {
     return false;
   }
-}
-
-/** Writes a file, making its missing parent directories. */
-function writeFileMaking(path, content) {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(path, content);
 }
 
 /** At most this many bundles make one worker task (a chunk)… */
@@ -296,8 +293,13 @@ async function checkDirectory(opts, options, inputLimit) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
-      if (b.error) failures.push(`  ${path}: ${b.error.code}: ${b.error.message}`);
-      if (b.artifact !== undefined) writeFileSync(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
+      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
+      if (opts.out !== undefined) {
+        const target = join(opts.out, basename(path, ".json") + ".md");
+        // No artifact (invalid, not rendered, unusable): an earlier run's is removed, not left as if current.
+        if (b.artifact !== undefined) writeFileNoFollow(target, b.artifact);
+        else removeStale(target);
+      }
       done++;
       if (tty && (done % 64 === 0 || done === files.length)) {
         const width = 30;
@@ -310,10 +312,10 @@ async function checkDirectory(opts, options, inputLimit) {
   if (tty) process.stderr.write("\n");
   if (!opts.json) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
+    const lines = [`checked ${files.length} bundles in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
     lines.push(...failures);
-    if (opts.out !== undefined) lines.push(`artifacts: ${opts.out}`);
+    if (opts.out !== undefined) lines.push(`artifacts: ${nameSafe(opts.out)}`);
     await print(lines.join("\n"));
   }
   return worst;
@@ -482,7 +484,7 @@ async function check(lib, opts) {
   const bytes = readInputBytes(path, inputLimit);
   const text = opts.mcp === undefined ? undefined : decodeInput(bytes, path);
   const result = opts.mcp === undefined ? withBytes(lib.checkBundle, bytes, path, options) : await checkViaMcp(lib, opts, path, text, options);
-  if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
+  if (opts.out !== undefined && result.artifact) writeFileNoFollow(opts.out, result.artifact.content);
   if (opts.json) {
     await write(jsonOut(result));
   } else {
@@ -494,7 +496,8 @@ async function check(lib, opts) {
     }
     await print(printTable(result, bundle));
     if (opts.out !== undefined) {
-      await print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
+      const out = nameSafe(opts.out);
+      await print(result.artifact ? `artifact: ${out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${out}`);
     }
   }
   return STATUS_EXIT[result.assessment.status];

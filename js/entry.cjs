@@ -9,7 +9,7 @@ const classes = require("./errors.js");
 const { guardStore } = require("./guard.js");
 module.exports = require("./evidence_check.js");
 const raw = module.exports;
-raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError, classes.errorData, classes.jsonFromUtf16Buffer);
+raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
 delete raw.__registerErrorClasses;
 // Host hashing: texts of 128 bytes or more are hashed by node:crypto (OpenSSL) instead of the
 // module's SHA-256, on a view of wasm memory (no copy); the digests are the same.

@@ -1,10 +1,8 @@
 // The CLI's importers: `import anthropic` (a Messages API request and its response with
 // citations → a bundle) and `locate` (a draft bundle with quote-only citations → a
 // bundle). Both write a bundle that `evidence-check check` takes.
-import { writeFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { describeError, errorClass, loadExtras, localeLang, readInputFile, terminalSafe } from "./load.mjs";
+import { describeError, errorClass, loadExtras, localeLang, readInputFile, terminalSafe, writeFileNoFollow } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
@@ -27,10 +25,7 @@ const usage = (message) => new (errorClass("UsageError"))("usage", message);
 function write(out, bundle) {
   const text = JSON.stringify(bundle, null, 2) + "\n";
   if (out === undefined) process.stdout.write(text);
-  else {
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, text);
-  }
+  else writeFileNoFollow(out, text);
 }
 
 function options(argv, spec) {

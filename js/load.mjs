@@ -2,8 +2,11 @@
 // the repository.
 import { isUtf8 } from "node:buffer";
 import { createRequire } from "node:module";
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -226,4 +229,47 @@ export function describeError(err) {
 /** An error as data: `{code, message, issues}` (issues: the contract's violations, or []). */
 export function errorData(err) {
   return { code: err?.code ?? "error", message: String(err?.message ?? err), issues: Array.isArray(err?.issues) ? err.issues : [] };
+}
+
+/**
+ * Writes `content` to `path` without ever writing through what is already there: the text
+ * goes to a new file created exclusively beside it (`wx`, which also refuses a symlink at
+ * that name), which is then renamed over `path`. A symlink or hard link at `path` is
+ * replaced by the new file; the file it pointed to is never opened. Missing parent
+ * directories are made.
+ */
+export function writeFileNoFollow(path, content) {
+  const dir = dirname(resolve(path));
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let fd = openSync(temp, "wx", 0o666);
+  try {
+    const bytes = Buffer.from(content);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {}
+    throw e;
+  }
+}
+
+/**
+ * Removes what an earlier run left at `path` (a file, or a symlink itself, never what it
+ * points to); true when something was removed. A directory or nothing there is left alone.
+ */
+export function removeStale(path) {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return false;
+  }
+  if (st.isDirectory()) return false;
+  unlinkSync(path);
+  return true;
 }

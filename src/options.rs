@@ -686,11 +686,45 @@ pub fn check_input_size(name: &str, units: usize, max_bytes: usize) -> Result<()
     })
 }
 
+/// The subject of the JSON reader's errors for an argument read as plain JSON
+/// (the binding's `value_arg`, `json_value_arg`): the contract the argument is read as (`result` is a
+/// `read_result`), else the argument's own name, the options object for one of its
+/// entries (`options.policy`).
+pub fn argument_subject(name: &str) -> &'static str {
+    const SUBJECTS: &[(&str, &str)] = &[
+        ("annotation", "web_annotation"),
+        ("claims", "claims"),
+        ("documents", "documents"),
+        ("draft", "draft"),
+        ("json", "catalog"),
+        ("observations", "observations"),
+        ("outcome", "outcome"),
+        ("policy", "policy"),
+        ("request", "request"),
+        ("response", "response"),
+        ("result", "read_result"),
+    ];
+    if name.starts_with("options.") {
+        return "options";
+    }
+    SUBJECTS.iter().find(|(n, _)| *n == name).map_or("argument", |(_, subject)| subject)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use serde_json::{json, Map};
+
+    #[test]
+    fn arguments_are_read_under_their_subjects() {
+        assert_eq!(argument_subject("result"), "read_result");
+        assert_eq!(argument_subject("json"), "catalog");
+        assert_eq!(argument_subject("annotation"), "web_annotation");
+        assert_eq!(argument_subject("options.policy"), "options");
+        assert_eq!(argument_subject("draft"), "draft");
+        assert_eq!(argument_subject("anything"), "argument");
+    }
 
     /// The reader the hand reader replaces: serde's derive through serde_path_to_error.
     fn serde_read<T: serde::de::DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {

@@ -3,7 +3,7 @@
 //! on each type, with serde's renames, tags and skipped fields read by ts-rs, and a
 //! `#[ts(...)]` override where a value is serialized by hand). Compiled only for tests:
 //! the shipped `.wasm` carries none of it, and the binding includes the committed file
-//! into its `.d.ts` (`include_str!` in `src/wasm.rs`).
+//! into its `.d.ts` (`include_str!` in `js-api/src/lib.rs`).
 //!
 //! `cargo test --lib generated_types` fails when the file is stale;
 //! `UPDATE_TYPES=1 cargo test --lib generated_types` rewrites it.
@@ -197,13 +197,21 @@ fn generated_types() {
     assert!(committed == text, "{PATH} is stale: run `UPDATE_TYPES=1 cargo test --lib generated_types` and commit it");
 }
 
+/// The binding's source: every file of `js-api/src`, in name order.
+#[cfg(test)]
+fn binding_source(root: &std::path::Path) -> String {
+    let mut files: Vec<_> = std::fs::read_dir(root.join("js-api/src")).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rs")).collect();
+    files.sort();
+    files.iter().map(|p| std::fs::read_to_string(p).unwrap_or_default()).collect::<Vec<_>>().join("\n")
+}
+
 /// The binding declares each export's options with the generated type of the options it
 /// reads: `options: Option<JsX>` and `options_arg::<crate::options::Y>` in one export,
 /// where `JsX`'s `typescript_type` is `Y`'s TypeScript name.
 #[test]
 fn each_export_declares_the_options_it_reads() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let wasm = std::fs::read_to_string(root.join("js-api/src/lib.rs")).unwrap_or_default();
+    let wasm = binding_source(root);
     let names = generate_with_names().1;
     // `#[wasm_bindgen(typescript_type = "T")] pub type JsX;`
     let mut declared = std::collections::HashMap::new();

@@ -1,0 +1,240 @@
+use crate::*;
+
+// ---- crossing the boundary ----------------------------------------------------------
+//
+// Reading an argument can run the caller's code: `toJSON`, getters, Proxy traps. An
+// exception thrown from an import that is not declared `catch` unwinds through the wasm
+// frames without running their destructors (a borrow flag stays set, the shadow stack
+// pointer is not restored), which poisons the store and, after a few thousand calls,
+// the whole instance. So every JS call that can run the caller's code goes through a
+// catching import below, and its exception becomes a coded `invalid_argument`. (That is
+// why options are not read with serde-wasm-bindgen: its object reads are plain property
+// accesses, not catching imports, and it never sees an unknown key.)
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.stringify`, whose result may be `undefined` (a `toJSON` that returns nothing).
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
+    pub(crate) fn stringify_caught(value: &JsValue) -> Result<JsValue, JsValue>;
+    /// `Object.keys` (runs a Proxy's `ownKeys` and `getOwnPropertyDescriptor` traps).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    pub(crate) fn keys_caught(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `Array.isArray` (throws for a revoked Proxy).
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    pub(crate) fn is_array_caught(value: &JsValue) -> Result<bool, JsValue>;
+
+}
+
+
+/// A string argument; a lone surrogate is refused, never replaced.
+pub(crate) fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    // One crossing: the glue checks `typeof` and copies a string's text (anything else
+    // reads as `None`); a `dyn_ref` first and a `length` after were two more per string.
+    let Some(text) = value.as_string() else {
+        return Err(argument_error(format!("{name} must be a string")));
+    };
+    checked_text(value, text, name)
+}
+
+/// `text`, the string `value` as read, unless `value` holds a lone surrogate.
+pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<String, JsValue> {
+    // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
+    // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
+    // (`memmem` looks for the rarest of its three bytes, with wasm SIMD where the build
+    // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
+    // ASCII text holds no U+FFFD.
+    let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
+    if replaced && !value.unchecked_ref::<JsString>().is_valid_utf16() {
+        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::default()));
+    }
+    Ok(text)
+}
+
+/// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
+pub(crate) const MAX_ID_UNITS: usize = 64;
+
+/// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is
+/// not copied into wasm memory: the stand-in is used instead, which the core refuses with
+/// the same code, at the same point of its order, as the real string.
+pub(crate) fn bounded_text_arg(value: &JsValue, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
+    match value.dyn_ref::<JsString>() {
+        Some(s) => bounded_text(s, name, max_units, stand_in),
+        None => text_arg(value, name),
+    }
+}
+
+/// [`bounded_text_arg`] for a value already known to be a string.
+pub(crate) fn bounded_text(s: &JsString, name: &str, max_units: usize, stand_in: &str) -> Result<String, JsValue> {
+    if s.length() as usize > max_units {
+        Ok(stand_in.to_owned())
+    } else {
+        text_arg(s, name)
+    }
+}
+
+/// An identifier argument (a source, claim or citation id): one over 64 units becomes the
+/// stand-in "-", which matches no catalogue entry or claim and breaks the same pattern.
+pub(crate) fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    bounded_text_arg(value, name, MAX_ID_UNITS, "-")
+}
+
+/// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte
+/// limit (a UTF-8 encoding has at least as many bytes as UTF-16 units).
+pub(crate) fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang) -> Result<(), JsValue> {
+    evidence_check::options::check_input_size(name, s.length() as usize, max_bytes).in_lang(lang)?;
+    Ok(())
+}
+
+/// The JSON text of an argument: a string is taken as JSON text when `text_ok`,
+/// anything else is serialised once with `JSON.stringify`. Text over `max_bytes` is
+/// refused before it is copied. A value nested too deep for `JSON.stringify` (it runs
+/// out of stack) is refused as JSON text nested past the reader's limit is: a `too_deep`
+/// `ContractError` of `subject`, the subject the reader gives the argument.
+pub(crate) fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'static str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
+    if let Some(s) = text_ok.then(|| value.dyn_ref::<JsString>()).flatten() {
+        check_size(s, name, max_bytes, lang)?;
+        return text_arg(value, name);
+    }
+    if value.is_undefined() || value.is_function() || value.is_symbol() {
+        return Err(argument_error(format!("{name} must be a JSON value")));
+    }
+    let s = stringify_caught(value).map_err(|e| stringify_error(&e, name, subject, lang))?;
+    let Some(s) = s.dyn_ref::<JsString>() else {
+        return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
+    };
+    stringified(s.length() as usize, || String::from(s), name, max_bytes, lang)
+}
+
+/// The error of a `JSON.stringify` of the argument `name` that threw `thrown`: out of
+/// stack (V8's and JavaScriptCore's `RangeError` "Maximum call stack size exceeded",
+/// SpiderMonkey's `InternalError` "too much recursion"), the value nests far deeper than
+/// JSON is read, a `too_deep` of `subject`; anything else (a `toJSON`, getter or Proxy
+/// trap that threw, a cycle, a BigInt) an `invalid_argument`. The thrown value is read
+/// through catching calls only (it may be the caller's Proxy); a value the caller threw
+/// that reads as such an error is taken at its word.
+pub(crate) fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: Lang) -> JsValue {
+    let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|v| v.as_string());
+    let out_of_stack = match text("name").as_deref() {
+        Some("RangeError") => text("message").is_some_and(|m| m.contains("call stack")),
+        Some("InternalError") => text("message").is_some_and(|m| m.contains("recursion")),
+        _ => false,
+    };
+    if out_of_stack {
+        let e = evidence_check::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
+        return InLang(e, lang).into();
+    }
+    argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
+}
+
+/// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
+/// before `text` gives (copies) it, then for an escaped lone surrogate.
+pub(crate) fn stringified<T: AsRef<str>>(units: usize, text: impl FnOnce() -> T, name: &str, max_bytes: usize, lang: Lang) -> Result<T, JsValue> {
+    evidence_check::options::check_input_size(name, units, max_bytes).in_lang(lang)?;
+    let text = text();
+    evidence_check::options::check_stringified(text.as_ref(), name).in_lang(lang)?;
+    Ok(text)
+}
+
+pub(crate) fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str, lang: Lang) -> Result<T, JsValue> {
+    parse_arg_with(value, text_ok, name, &Limits::default(), lang)
+}
+
+pub(crate) fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits, lang: Lang) -> Result<T, JsValue> {
+    let text = json_text(value, text_ok, name, T::SUBJECT, limits.max_input_bytes, lang)?;
+    Ok(T::from_json_with(&text, limits).in_lang(lang)?)
+}
+
+/// A JSON argument given as an object (`undefined` reads as `null`).
+pub(crate) fn value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let subject = evidence_check::options::argument_subject(name);
+    let text = json_text(value, false, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
+}
+
+/// A JSON argument given as an object or as JSON text.
+pub(crate) fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<Value, JsValue> {
+    let subject = evidence_check::options::argument_subject(name);
+    let text = json_text(value, true, name, subject, DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
+}
+
+/// The options of one call, as the core's struct `T` reads them (one step, see
+/// [`evidence_check::options::read`]). The object is read once through catching calls, key by
+/// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
+/// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
+/// the language of errors while reading.
+pub(crate) fn options_arg<T: evidence_check::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
+    match options_entries(value, lang)? {
+        Some(entries) => Ok(evidence_check::options::from_entries::<T>(entries, "options").in_lang(lang)?.into()),
+        None => Ok(CallOptions::default()),
+    }
+}
+
+/// The options object's entries as listed (`None`: no options), for [`options_arg`]; the
+/// part of it that does not depend on the call (one copy in the module, not one a call).
+pub(crate) fn options_entries(value: Option<JsValue>, lang: Lang) -> Result<Option<Vec<(String, Value)>>, JsValue> {
+    let Some(value) = value else { return Ok(None) };
+    // An object is the common case: one test for it (`undefined` and `null` are not objects).
+    if !value.is_object() {
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        return Err(argument_error("options must be an object"));
+    }
+    if is_array_caught(&value).unwrap_or(true) {
+        return Err(argument_error("options must be an object"));
+    }
+    let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
+    // The entries as listed; read as the object's map would read them (see `from_entries`).
+    let mut entries = Vec::with_capacity(keys.length() as usize);
+    for listed in keys.iter() {
+        let Some(key) = listed.as_string() else { continue };
+        let name = || format!("options.{key}");
+        // The key as listed is the property's own (no string made again from its text);
+        // a non-ASCII key is read back from its text, as before (a lone surrogate in it
+        // comes out as U+FFFD, which names another property).
+        let property = if key.is_ascii() { listed } else { JsValue::from_str(&key) };
+        let v = Reflect::get(&value, &property).map_err(|_| argument_error(format!("{} cannot be read: reading it threw an exception", name())))?;
+        let json = if key == "now" && v.is_string() {
+            // No valid date-time is near 256 units long; the stand-in is refused alike.
+            Value::String(bounded_text(v.unchecked_ref(), &name(), 256, "")?)
+        } else if let Some(text) = v.as_string() {
+            // A string in one crossing (anything else reads as `None`).
+            Value::String(checked_text(&v, text, &name())?)
+        } else if v.is_undefined() {
+            continue;
+        } else if let Some(n) = v.as_f64() {
+            if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
+                Value::from(n as i64)
+            } else {
+                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }
+        } else if let Some(b) = v.as_bool() {
+            Value::Bool(b)
+        } else if v.is_null() {
+            Value::Null
+        } else {
+            value_arg(&v, &name(), lang)?
+        };
+        entries.push((key, json));
+    }
+    Ok(Some(entries))
+}
+
+/// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a
+/// number would run an object's `valueOf` (the caller's code) and coerce strings.
+pub(crate) fn index_arg(v: &JsValue, name: &str) -> Result<usize, JsValue> {
+    match v.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
+        _ => Err(argument_error(format!("{name} must be a whole number from 0 to 2^53 - 1"))),
+    }
+}
+
+pub(crate) fn unit_value(v: &JsValue, name: &str) -> Result<Unit, JsValue> {
+    v.as_string()
+        .and_then(|s| Unit::parse(&s))
+        .ok_or_else(|| argument_error(format!("{name} must be \"code_point\", \"utf16\" or \"utf8\"")))
+}

@@ -1,0 +1,135 @@
+use crate::*;
+
+// ---- the document catalogue (the second article's frozen documents table) ------------
+
+thread_local! {
+    /// The catalogues alive, by handle, with their language: a function given a
+    /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
+    static CATALOGS: std::cell::RefCell<std::collections::BTreeMap<u32, (CoreCatalog, Lang)>> = const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+    static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// The handle of a `DocumentCatalog` instance (the argument `name`); `None` for anything else.
+pub(crate) fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
+    if !value.is_object() || is_array_caught(value).unwrap_or(true) {
+        return Ok(None);
+    }
+    // A plain object has no such property; a getter or trap that throws is the caller's.
+    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
+    Ok(handle.as_f64().map(|h| h as u32))
+}
+
+/// `handle_freed` for a catalogue: the argument `name` of a function, or (`None`) the
+/// instance a method was called on.
+pub(crate) fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
+    match name {
+        Some(name) => freed_argument(BindingErrorKind::HandleFreed, name, lang),
+        None => handle_freed(lang),
+    }
+}
+
+/// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
+/// naming it once it was freed, before the call or by the caller's code during it.
+pub(crate) fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::default()))
+}
+
+/// Documents imported once, their digests frozen: the same body again is a no-op, a
+/// different body under the same id throws `document_changed` and replaces nothing.
+/// Pass it wherever a document list goes, and as `options.catalog` to `finalize` and
+/// `gradeTask`.
+#[wasm_bindgen]
+pub struct DocumentCatalog {
+    pub(crate) handle: u32,
+    pub(crate) lang: Lang,
+}
+
+impl Drop for DocumentCatalog {
+    fn drop(&mut self) {
+        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+    }
+}
+
+impl DocumentCatalog {
+    pub(crate) fn adopt(inner: CoreCatalog, lang: Lang) -> DocumentCatalog {
+        let handle = NEXT_CATALOG.with(|n| {
+            let h = n.get();
+            n.set(h.wrapping_add(1).max(1));
+            h
+        });
+        CATALOGS.with(|m| m.borrow_mut().insert(handle, (inner, lang)));
+        DocumentCatalog { handle, lang }
+    }
+
+    pub(crate) fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
+        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(|| freed_catalog(None, self.lang))
+    }
+}
+
+#[wasm_bindgen]
+impl DocumentCatalog {
+    /// An empty catalogue, or one holding `options.documents` (imported in order).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
+        let options = options_arg::<evidence_check::options::CatalogOptions>(options.map(Into::into), Lang::default())?;
+        let lang = options.lang_or(Lang::default());
+        let documents = match &options.documents {
+            Some(docs) => documents_from_value(docs),
+            None => Ok(Vec::new()),
+        };
+        let inner = CoreCatalog::with_documents(documents.in_lang(lang)?).in_lang(lang)?;
+        Ok(DocumentCatalog::adopt(inner, lang))
+    }
+
+    /// Loads a saved catalogue (`toJSON()`), re-verifying every digest; a body that is
+    /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
+    #[wasm_bindgen(js_name = fromJSON)]
+    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsLangOptions>) -> Result<DocumentCatalog, JsValue> {
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+        let json: JsValue = json.into();
+        let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
+        Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))
+    }
+
+    /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
+    #[wasm_bindgen(js_name = import)]
+    pub fn import_document(&self, doc: JsDocument) -> Result<JsImported, JsValue> {
+        let doc: Document = parse_arg(&doc.into(), false, "document", self.lang)?;
+        typed(&self.inner(|c| c.import(doc))?.in_lang(self.lang)?)
+    }
+
+    /// The document with this id, or `undefined`.
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Result<JsMaybeDocument, JsValue> {
+        let id = text_arg(&id, "id")?;
+        match self.inner(|c| c.get(&id).cloned())? {
+            Some(doc) => typed(&doc),
+            None => Ok(JsValue::UNDEFINED.unchecked_into()),
+        }
+    }
+
+    /// The ids, sorted.
+    pub fn ids(&self) -> Result<JsIds, JsValue> {
+        typed(&self.inner(|c| c.ids().into_iter().map(str::to_owned).collect::<Vec<_>>())?)
+    }
+
+    /// The saved form: every document with its frozen digest (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsCatalogJson, JsValue> {
+        typed(&self.inner(|c| c.to_json())?)
+    }
+
+    /// Releases the documents now; every later use throws `handle_freed`. Freeing twice does
+    /// nothing. (This binding's own `free`, as the store's: the instance stays a tombstone
+    /// that the finalizer releases, so a method called on it after, or on it while its own
+    /// call reads an argument, is a coded error, never wasm-bindgen's "null pointer passed
+    /// to rust" nor its "recursive use of an object".)
+    pub fn free(&self) {
+        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+    }
+
+    /// How functions given this catalogue find it (internal).
+    #[wasm_bindgen(getter = __catalogHandle, skip_typescript)]
+    pub fn catalog_handle(&self) -> u32 {
+        self.handle
+    }
+}

@@ -1,0 +1,32 @@
+use crate::*;
+
+// ---- offsets and diagnostics ---------------------------------------------------------
+
+/// Converts an offset into `text` between units. An offset inside one character
+/// (between surrogate halves, inside a UTF-8 sequence) throws, never shifts; the message
+/// is in `options.lang`.
+#[wasm_bindgen(js_name = convertOffset)]
+pub fn convert_offset(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] offset: JsValue,
+    from: JsOffsetUnit,
+    to: JsOffsetUnit,
+    options: Option<JsLangOptions>,
+) -> Result<f64, JsValue> {
+    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+    let text = text_arg(&text, "text")?;
+    let offset = index_arg(&offset, "offset")?;
+    let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
+    Ok(evidence_check::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
+}
+
+
+// ---- invisible characters (issue 12, finding 4) -----------------------------------------
+
+/// The text with every character that would hide content (controls, bidirectional and
+/// other format characters, fillers, stray variation selectors, tag characters) written
+/// as `⟦U+XXXX⟧`, line feeds and tabs kept: what the hardened artifact shows, for a page.
+#[wasm_bindgen(js_name = showInvisible)]
+pub fn show_invisible(text: &str) -> String {
+    evidence_check::visible::show_invisible(text)
+}

@@ -1,0 +1,112 @@
+use crate::*;
+
+// ---- excerpts and outcomes (the second article) --------------------------------------
+
+pub(crate) fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
+    let s = text_arg(value, "status")?;
+    AnswerStatus::parse(&s).ok_or_else(|| {
+        let names: Vec<&str> = AnswerStatus::ALL.iter().map(|(n, _)| *n).collect();
+        argument_error(format!("status must be one of {}", names.join(", ")))
+    })
+}
+
+/// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
+/// of a document, or of the catalogue's document `itemId`.
+#[wasm_bindgen(js_name = extractExcerpts)]
+pub fn extract_excerpts(
+    source: JsDocumentOrCatalog,
+    #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
+) -> Result<JsExcerptClaims, JsValue> {
+    let source: JsValue = source.into();
+    match catalog_handle(&source, "document")? {
+        Some(handle) => {
+            let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
+            let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(evidence_check::excerpt::extract_excerpts), lang))?;
+            typed(&claims.in_lang(lang)?)
+        }
+        None => {
+            let doc: Document = parse_arg(&source, false, "document", Lang::default())?;
+            typed(&evidence_check::excerpt::extract_excerpts(&doc))
+        }
+    }
+}
+
+/// Runs `f` over the documents of a list or a catalogue.
+pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
+    match catalog_handle(&source, "documents")? {
+        Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
+        None => {
+            let documents = documents_from_value(&value_arg(&source, "documents", Lang::default())?).in_lang(Lang::default())?;
+            Ok(f(&Library::new(&documents)))
+        }
+    }
+}
+
+/// Whether a claim is exactly the line it names, in the document version it names.
+#[wasm_bindgen(js_name = checkExcerpt)]
+pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
+    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::default())?;
+    typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
+}
+
+/// Support and completeness of an answer's claims about one item, given its status.
+#[wasm_bindgen(js_name = evaluateClaims)]
+pub fn evaluate_claims(
+    documents: JsDocumentSource,
+    #[wasm_bindgen(js_name = itemId, unchecked_param_type = "string")] item_id: JsValue,
+    claims: JsExcerptClaims,
+    status: JsAnswerStatus,
+) -> Result<JsEvaluation, JsValue> {
+    let item_id = text_arg(&item_id, "itemId")?;
+    let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::default())?).in_lang(Lang::default())?;
+    let status = status_arg(&status.into())?;
+    typed(&with_documents(documents.into(), |lib| evidence_check::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
+}
+
+/// The catalogue of `options.catalog`, if any. A catalogue is an instance, not data: it
+/// is read as a handle through catching calls, never serialised.
+pub(crate) fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, JsValue> {
+    let Some(value) = options.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(None) };
+    if !value.is_object() {
+        return Err(argument_error("options must be an object"));
+    }
+    let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
+    let keys: Vec<String> = keys.iter().map(|k| k.as_string().unwrap_or_default()).collect();
+    evidence_check::options::catalog_option_keys(&keys).map_err(|e| js_error(&e, Lang::default()))?;
+    let v = Reflect::get(&value, &JsValue::from_str("catalog")).map_err(|_| argument_error("options.catalog cannot be read: reading it threw an exception"))?;
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    catalog_handle(&v, "options.catalog")?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
+}
+
+/// The executor's decision on a policy's finish, from the task and the observations;
+/// with `options.catalog`, claims are checked against the frozen catalogue.
+#[wasm_bindgen]
+pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
+    let task: Task = parse_arg(&task.into(), false, "task", Lang::default())?;
+    let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::default())?).in_lang(Lang::default())?;
+    let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::default())?;
+    let outcome = match catalog_option(options.map(Into::into))? {
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
+        None => evidence_check::outcome::finalize(&task, &observations, &finish),
+    };
+    typed(&outcome)
+}
+
+/// Grades one task of an evaluation run. With `options.catalog` support and coverage
+/// are recomputed from the outcome's claims; without, they are the outcome's own
+/// (`evaluation: "trusted"`).
+#[wasm_bindgen(js_name = gradeTask)]
+pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
+    let catalog = catalog_option(options.map(Into::into))?;
+    let expected: Expected = parse_arg(&expected.into(), false, "expected", Lang::default())?;
+    let v = value_arg(&outcome.into(), "outcome", Lang::default())?;
+    let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::default())?;
+    let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::default())?;
+    let grade = match catalog {
+        Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
+        None => evidence_check::outcome::grade(&expected, &outcome, &effects, None),
+    };
+    typed(&grade)
+}

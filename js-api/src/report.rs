@@ -1,0 +1,254 @@
+use crate::*;
+
+// ==== issue 15 (r3-handle): the Report and Reviews handles ==============================
+// A handle holds what a call would otherwise read again from JSON: the validated report
+// and its digest, or the checked reviews. A call recognises one by reading its internal
+// getter (`__reportHandle`, `__reviewsHandle`) through a catching import: only the real
+// getter, which is Rust code, vouches for the handle (it leaves the parsed value in
+// `VOUCHED`), so a plain object or Proxy that merely has such a property is read as a
+// plain object, exactly as before. `free()` is this binding's own, as the store's: it
+// drops the value and leaves a tombstone, so a later use throws a coded `handle_freed`.
+
+
+/// What the last genuine handle getter left for the call reading it: `Some(None)` when
+/// the handle was freed.
+pub(crate) enum Vouched {
+    Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>),
+    Reviews(Option<std::rc::Rc<evidence_check::parsed::ReviewList>>),
+}
+
+thread_local! {
+    static VOUCHED: std::cell::Cell<Option<Vouched>> = const { std::cell::Cell::new(None) };
+    static REPORT_KEY: JsValue = JsValue::from_str("__reportHandle");
+    static REVIEWS_KEY: JsValue = JsValue::from_str("__reviewsHandle");
+}
+
+/// Reads `value`'s internal getter `key` (a catching read: a throwing trap or getter
+/// means "not a handle", and the plain path then reports it as before) and returns what a
+/// genuine handle's getter vouched for.
+pub(crate) fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Option<Vouched> {
+    if !value.is_object() {
+        return None;
+    }
+    VOUCHED.with(|v| v.set(None));
+    let read = key.with(|k| Reflect::get(value, k));
+    let found = VOUCHED.with(|v| v.take());
+    read.ok().and(found)
+}
+
+pub(crate) fn handle_freed(lang: Lang) -> JsValue {
+    js_error(&BindingError::from(BindingErrorKind::HandleFreed), lang)
+}
+
+/// `kind` (`handle_freed`, `store_freed`) for the argument `name` of a call, named first.
+pub(crate) fn freed_argument(kind: BindingErrorKind, name: &str, lang: Lang) -> JsValue {
+    js_error(&BindingError { kind, detail: Some(format!("{name}: {}", kind.message_in(lang))) }, lang)
+}
+
+/// A report argument: a handle's parsed report (checked under `policy` when it was read
+/// under another, as the plain path would), or an object or JSON text read as before.
+pub(crate) enum ReportArg {
+    Handle(std::rc::Rc<evidence_check::parsed::ParsedReport>),
+    Plain(Report),
+}
+
+impl ReportArg {
+    pub(crate) fn report(&self) -> &Report {
+        match self {
+            ReportArg::Handle(p) => p.report(),
+            ReportArg::Plain(r) => r,
+        }
+    }
+    /// A handle's digest (computed once, by `host` where it is set and faster); `None`
+    /// for a plain report (the core computes it).
+    pub(crate) fn digest(&self, host: Option<evidence_check::digest::HostHasher>) -> Option<&str> {
+        match self {
+            ReportArg::Handle(p) => Some(p.digest_with(host)),
+            ReportArg::Plain(_) => None,
+        }
+    }
+}
+
+pub(crate) fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg, JsValue> {
+    match vouched(value, &REPORT_KEY) {
+        Some(Vouched::Report(Some(parsed))) => {
+            parsed.check_under(policy).in_lang(lang)?;
+            Ok(ReportArg::Handle(parsed))
+        }
+        Some(Vouched::Report(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "report", lang)),
+        _ => Ok(ReportArg::Plain(parse_arg_with(value, true, "report", policy, lang)?)),
+    }
+}
+
+/// A reviews argument: a handle's checked list, or a list read as before.
+pub(crate) enum ReviewsArg {
+    Handle(std::rc::Rc<evidence_check::parsed::ReviewList>),
+    Plain(Vec<Review>),
+}
+
+impl ReviewsArg {
+    pub(crate) fn reviews(&self) -> &[Review] {
+        match self {
+            ReviewsArg::Handle(l) => l.reviews(),
+            ReviewsArg::Plain(v) => v,
+        }
+    }
+}
+
+pub(crate) fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, JsValue> {
+    let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
+    match vouched(&value, &REVIEWS_KEY) {
+        Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
+        Some(Vouched::Reviews(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "reviews", lang)),
+        _ => Ok(ReviewsArg::Plain(evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
+    }
+}
+
+/// The JSON text of a reviews argument as `value_arg` reads it (`undefined` reads as `null`).
+pub(crate) fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsValue> {
+    if value.is_undefined() {
+        return Ok("null".to_owned());
+    }
+    json_text(value, false, name, "reviews", DEFAULT_MAX_INPUT_BYTES, lang)
+}
+
+/// A report read once (`parseReport`'s result): the validated report, its digest and the
+/// policy it was read under. `recordReview`, `assess`, `render`, `toWebAnnotations` and
+/// `reportDigest` given it read nothing again; `JSON.stringify` gives the parsed report.
+#[wasm_bindgen]
+pub struct ReportHandle {
+    pub(crate) inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>>,
+    pub(crate) lang: Lang,
+}
+
+impl ReportHandle {
+    /// The parsed report, or `handle_freed` (no borrow is held while JS runs).
+    pub(crate) fn parsed(&self) -> Result<std::rc::Rc<evidence_check::parsed::ParsedReport>, JsValue> {
+        let parsed = self.inner.borrow().clone();
+        parsed.ok_or_else(|| handle_freed(self.lang))
+    }
+}
+
+#[wasm_bindgen]
+impl ReportHandle {
+    /// SHA-256 hex of the report's canonical JSON (what `reportDigest` returns).
+    #[wasm_bindgen(getter)]
+    pub fn digest(&self) -> Result<String, JsValue> {
+        Ok(self.parsed()?.digest().to_owned())
+    }
+
+    /// The claim ids, in the report's order.
+    #[wasm_bindgen(getter = claimIds)]
+    pub fn claim_ids(&self) -> Result<JsIds, JsValue> {
+        typed(&self.parsed()?.claim_ids())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn title(&self) -> Result<String, JsValue> {
+        Ok(self.parsed()?.report().title.clone())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn claims(&self) -> Result<JsClaims, JsValue> {
+        typed(&self.parsed()?.report().claims)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn conflicts(&self) -> Result<JsConflicts, JsValue> {
+        typed(&self.parsed()?.report().conflicts)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn gaps(&self) -> Result<JsIds, JsValue> {
+        typed(&self.parsed()?.report().gaps)
+    }
+
+    /// The parsed report as a plain object, every default filled in (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsParsedReport, JsValue> {
+        typed(self.parsed()?.report())
+    }
+
+    /// Releases the report now; every later use throws `handle_freed`. Freeing twice does nothing.
+    pub fn free(&self) {
+        self.inner.replace(None);
+    }
+
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __reportHandle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        let parsed = self.inner.borrow().clone();
+        VOUCHED.with(|v| v.set(Some(Vouched::Report(parsed))));
+        true
+    }
+}
+
+/// Reviews checked once, as they are added: pass it as `reviews` to `assess` and `render`.
+#[wasm_bindgen]
+pub struct Reviews {
+    pub(crate) inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ReviewList>>>,
+    pub(crate) lang: Lang,
+}
+
+impl Reviews {
+    /// Appends the review of JSON text `text` (a review's as `add` reads it).
+    pub(crate) fn push_text(&self, text: &str) -> Result<u32, JsValue> {
+        // Pure Rust while the list is borrowed; the error is made after.
+        let added = self.inner.borrow_mut().as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(text).map(|()| list.len() as u32));
+        match added {
+            Some(added) => Ok(added.in_lang(self.lang)?),
+            None => Err(handle_freed(self.lang)),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Reviews {
+    /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
+    /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
+    #[wasm_bindgen(constructor)]
+    pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
+        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+        let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
+        let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
+        Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
+    }
+
+    /// Checks a review as the next item of the list (a violation's path is the one the
+    /// list would give it, `/3/note`) and appends it; returns the new length.
+    pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
+        let text = reviews_text(&review.into(), "review", self.lang)?;
+        self.push_text(&text)
+    }
+
+    /// The list, or `handle_freed` (no borrow is held while JS runs).
+    fn list(&self) -> Result<std::rc::Rc<evidence_check::parsed::ReviewList>, JsValue> {
+        let list = self.inner.borrow().clone();
+        list.ok_or_else(|| handle_freed(self.lang))
+    }
+
+    /// How many reviews the list holds.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> Result<u32, JsValue> {
+        Ok(self.list()?.len() as u32)
+    }
+
+    /// The reviews as a plain array (`JSON.stringify` uses it).
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> Result<JsReviews, JsValue> {
+        typed(self.list()?.reviews())
+    }
+
+    /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.
+    pub fn free(&self) {
+        self.inner.replace(None);
+    }
+
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __reviewsHandle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        let list = self.inner.borrow().clone();
+        VOUCHED.with(|v| v.set(Some(Vouched::Reviews(list))));
+        true
+    }
+}

@@ -1,0 +1,213 @@
+use crate::*;
+
+// ---- the store ----------------------------------------------------------------------
+
+// Every method takes `&self` (the core store sits in a `RefCell`, borrowed only after
+// every argument has been read), so the caller's code run while an argument is read (a
+// getter, a `toJSON`) may call this store again without a borrow conflict. `free()` is
+// this binding's own (the JS class keeps the last `free` it defines, and Symbol.dispose
+// calls it): it drops the snapshots at once and leaves a small tombstone that the
+// finalizer releases, so a later call throws a coded `store_freed` instead of
+// wasm-bindgen's "null pointer passed to rust".
+
+/// Snapshots of the sources of a trusted catalogue, per scope.
+#[wasm_bindgen]
+pub struct EvidenceStore {
+    pub(crate) inner: std::cell::RefCell<Option<Box<CoreStore>>>,
+    pub(crate) lang: Lang,
+}
+
+impl EvidenceStore {
+    /// The core store, or `store_freed`.
+    pub(crate) fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        self.core_or(|| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
+    }
+
+    /// [`Self::core`] for a store given as the argument `store` of a function (freed
+    /// before the call, or by the caller's code run while another argument was read):
+    /// `store_freed` naming it.
+    pub(crate) fn core_arg(&self, lang: Lang) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        self.core_or(|| freed_argument(BindingErrorKind::StoreFreed, "store", lang))
+    }
+
+    pub(crate) fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+        let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
+        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed())
+    }
+}
+
+impl EvidenceStore {
+    /// An argument read under the store's policy (the store carries it) and in its language.
+    pub(crate) fn arg<T: Contract>(&self, value: JsValue, text_ok: bool, name: &str) -> Result<T, JsValue> {
+        let policy = self.core()?.policy().clone();
+        parse_arg_with(&value, text_ok, name, &policy, self.lang)
+    }
+}
+
+/// A store borrowed by a call in progress (never expected: no caller's code runs while
+/// the core store is borrowed).
+pub(crate) fn busy_error() -> JsValue {
+    argument_error("the store is in use by a call in progress")
+}
+
+/// Whether a JS string is blank in the core's sense, read in bounded pieces (never
+/// copied into wasm memory whole).
+pub(crate) fn js_blank(s: &JsString) -> bool {
+    const PIECE: u32 = 16 * 1024;
+    let len = s.length();
+    (0..len.div_ceil(PIECE)).all(|i| evidence_check::rules::is_blank(&String::from(s.slice(i * PIECE, len.min((i + 1) * PIECE)))))
+}
+
+#[wasm_bindgen]
+impl EvidenceStore {
+    /// A store over a trusted catalogue. Throws when there are more than `maxSources`
+    /// specs (default 16) or two share a `source_id`. `lang` is the language of
+    /// everything derived from the store (its errors, and calls given it without a `lang`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
+        let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::default())?;
+        let lang = options.lang_or(Lang::default());
+        let specs: JsValue = specs.into();
+        let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
+        let v = match &text {
+            Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "specs").in_lang(lang)?,
+            None => Value::Null,
+        };
+        let policy = options.limits().in_lang(lang)?;
+        let specs = evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
+        let clock = options.clock(host_clock()).in_lang(lang)?;
+        let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
+        inner.set_host_hasher(host_hasher(options.host_hashing));
+        Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
+    }
+
+    /// Stores a source's text (CRLF and CR become LF) and returns its ref. A text longer
+    /// in UTF-16 units than `maxSourceBytes` is refused before it is copied into wasm
+    /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
+    pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
+        if let Some(s) = content.dyn_ref::<JsString>() {
+            let core = self.core()?;
+            let units = s.length() as usize;
+            if units > core.options().max_source_bytes {
+                core.admit(&source_id, || js_blank(s), units).in_lang(lang)?;
+            }
+        }
+        let content = text_arg(&content, "content")?;
+        let r = self.core()?.ingest_text(&scope, &source_id, std::borrow::Cow::Owned(content)).in_lang(lang)?;
+        typed(&r)
+    }
+
+    /// Checks a read tool's result against the spec, then stores its text.
+    #[wasm_bindgen(js_name = ingestReadResult)]
+    pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
+        let result = value_arg(&result.into(), "result", lang)?;
+        let r = self.core()?.ingest_read_result(&scope, &source_id, &result).in_lang(lang)?;
+        typed(&r)
+    }
+
+    /// The snapshot a ref names, if it is still current in this scope.
+    pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let core = self.core()?;
+        let s = core.get(&scope, &source_ref).in_lang(lang)?;
+        typed(&**s)
+    }
+
+    /// Checks that a citation's range of its current snapshot holds exactly its quote.
+    #[wasm_bindgen(js_name = checkCitation)]
+    pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let citation: Citation = self.arg(citation.into(), false, "citation")?;
+        let core = self.core()?;
+        let s = core.check_citation(&scope, &citation).in_lang(lang)?;
+        typed(&**s)
+    }
+
+    /// Makes a citation from the only occurrence of `text` in the snapshot.
+    pub fn quote(
+        &self,
+        scope: JsScope,
+        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+        options: Option<JsQuoteOptions>,
+    ) -> Result<JsCitation, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let text = text_arg(&text, "text")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
+        let options = options_arg::<evidence_check::options::QuoteOptions>(options.map(Into::into), lang)?;
+        let (selector, locate_options) = options.selector(text).in_lang(lang)?;
+        let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).in_lang(lang)?;
+        typed(&c)
+    }
+
+    /// Makes a citation from an explicit range of the snapshot's text counted in
+    /// `options.unit` (default `"utf16"`, JavaScript's string indices); the citation has
+    /// the contract's code-point offsets. A range that splits a character is an error.
+    #[wasm_bindgen(js_name = quoteRange)]
+    pub fn quote_range(
+        &self,
+        scope: JsScope,
+        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        #[wasm_bindgen(unchecked_param_type = "number")] start: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] end: JsValue,
+        #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
+        options: Option<JsRangeOptions>,
+    ) -> Result<JsCitation, JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let citation_id = id_arg(&citation_id, "citationId")?;
+        let options = options_arg::<evidence_check::options::RangeOptions>(options.map(Into::into), lang)?;
+        let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
+        let c = self.core()?.quote_range(&scope, &source_ref, start, end, options.unit(Unit::Utf16), &citation_id).in_lang(lang)?;
+        typed(&c)
+    }
+
+    /// Drops the current snapshot; the revision counter stays.
+    pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
+        let lang = self.lang;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let source_id = id_arg(&source_id, "sourceId")?;
+        Ok(self.core()?.remove(&scope, &source_id).in_lang(lang)?)
+    }
+
+    /// Drops every snapshot; the store accepts nothing more.
+    pub fn close(&self) -> Result<(), JsValue> {
+        self.core()?.close();
+        Ok(())
+    }
+
+    /// Releases the store's snapshots now; every later call throws `store_freed`.
+    /// Freeing twice does nothing.
+    pub fn free(&self) -> Result<(), JsValue> {
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
+        *inner = None;
+        Ok(())
+    }
+
+    /// `fromWebAnnotation` given this store: an annotation made by `toWebAnnotations`, or a
+    /// quote-only one (a `TextQuoteSelector` alone) located by the one quote locator in the
+    /// current revision of its source (`state.source_id`, or the catalogue locator equal
+    /// to the target's `source`). Absent → `quote_not_found`, ambiguous → `quote_ambiguous`.
+    #[wasm_bindgen(js_name = fromWebAnnotation)]
+    pub fn locate_web_annotation(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsCitation, JsValue> {
+        let lang = self.lang;
+        let options = options_arg::<evidence_check::options::WhitespaceOptions>(options.map(Into::into), lang)?;
+        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let v = value_arg(&annotation.into(), "annotation", lang)?;
+        let c = evidence_check::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
+        typed(&c)
+    }
+}

@@ -119,12 +119,12 @@ function show(bundle, result) {
     ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: STATE_WORD[s] }), ` ${counts[s]}`)),
   );
 
-  // Claims.
-  const reviews = new Map((bundle.reviews ?? []).map((r) => [r.claim_id, r]));
+  // Claims, each with the reviews the checker counted (see countedReviews).
+  const { counted: reviews } = countedReviews(bundle.reviews ?? [], assessment.issues);
   $("claim-list").replaceChildren(
     ...bundle.report.claims.map((claim) => {
       const state = assessment.claims[claim.claim_id];
-      const review = reviews.get(claim.claim_id);
+      const counted = reviews.get(claim.claim_id) ?? [];
       const cites = (claim.citations ?? []).map((c) => {
         const info = citations.get(c.citation_id);
         return el("button", {
@@ -149,7 +149,7 @@ function show(bundle, result) {
         ),
         el("p", { class: "claim-text", text: vis(claim.text) }),
         claim.rationale ? el("p", { class: "help" }, "Rationale: ", vis(claim.rationale)) : null,
-        review ? el("p", { class: "help" }, "Review: ", el("strong", { text: review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`) : null,
+        ...counted.map((review) => el("p", { class: "help", "data-role": "review" }, "Review: ", el("strong", { text: review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`)),
         cites.length ? el("p", {}, "Citations: ", ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: "No citations." }),
         ...why,
       );
@@ -179,6 +179,31 @@ function show(bundle, result) {
   current = artifact;
   for (const id of ["overview", "claims", "sources", "artifact"]) $(id).hidden = false;
   $("overview").scrollIntoView({ block: "start" });
+}
+
+/** The reviews the checker counted, by claim, and the issues of those it refused. The
+ * page applies no rule of its own: the assessment names every review it left out by its
+ * `review_index` (an issue with no citation: a duplicate, another scope's, one bound to
+ * another report digest, a bad signature). A refused review whose issue gives no index
+ * (no such result is known today) leaves its claim with no review shown, since the
+ * result does not say which of the claim's reviews was counted. */
+function countedReviews(reviews, issues) {
+  const refusedIndex = new Set();
+  const unknownClaims = new Set();
+  const refused = [];
+  for (const i of issues) {
+    if (i.citation_id !== null && i.citation_id !== undefined) continue;
+    refused.push(i);
+    if (Number.isInteger(i.review_index)) refusedIndex.add(i.review_index);
+    else unknownClaims.add(i.claim_id);
+  }
+  const counted = new Map();
+  reviews.forEach((r, index) => {
+    if (refusedIndex.has(index) || unknownClaims.has(r?.claim_id)) return;
+    if (!counted.has(r.claim_id)) counted.set(r.claim_id, []);
+    counted.get(r.claim_id).push(r);
+  });
+  return { counted, refused };
 }
 
 /** Why a citation failed, and where its quote does occur in the current text. */

@@ -10,6 +10,8 @@ import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
+/** The language the page asks the library for (the browser here is en-US). */
+const PAGE_LANG = "zh";
 let server;
 let browser;
 
@@ -376,4 +378,43 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   await page.waitForSelector("#overview:not([hidden])");
   assert.equal(await page.isHidden("#errors"), true);
   assert.equal(await page.textContent("#badge"), "invalid", "the bigger plan_b has another digest: checked, not refused");
+});
+
+/** The example with its three reviews and three the checker refuses, each of them
+ * "contradicted": a second review of claim_a, another tenant's review of claim_b, and a
+ * review of choice bound to another report digest (the only one choice has). */
+function refusedReviewsBundle() {
+  const bundle = readJson("examples", "demo.bundle.json");
+  const [a, b, choice] = bundle.reviews;
+  bundle.reviews = [
+    a,
+    b,
+    { ...a, verdict: "contradicted", note: "a second review of claim_a" },
+    { ...b, scope: { tenant_id: "other", user_id: "reader" }, verdict: "contradicted", note: "another tenant's" },
+    { ...choice, report_digest: "0".repeat(64), verdict: "contradicted", note: "bound to another report" },
+  ];
+  return bundle;
+}
+
+/** Each card's review lines ("Review: …"), by claim. */
+const reviewLines = (page) =>
+  page.$$eval("[data-claim]", (rows) => Object.fromEntries(rows.map((r) => [r.dataset.claim, [...r.querySelectorAll("p")].map((p) => p.textContent).filter((t) => /^(Review|审阅)/.test(t))])));
+
+test("a claim card shows only the reviews the checker counted", async () => {
+  const { page, errors } = await open();
+  const bundle = refusedReviewsBundle();
+  await paste(page, bundle);
+  await page.waitForSelector("#overview:not([hidden])");
+  // The checker counts the first review of claim_a and of claim_b and none of choice.
+  const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
+  assert.deepEqual(node.assessment.claims, { claim_a: "supported", claim_b: "supported", choice: "pending_review" });
+  assert.deepEqual(await claimStates(page), { claim_a: "supported", claim_b: "supported", choice: "pending review" });
+  const lines = await reviewLines(page);
+  assert.equal(lines.claim_a.length, 1, JSON.stringify(lines));
+  assert.match(lines.claim_a[0], /supported/);
+  assert.doesNotMatch(lines.claim_a[0], /contradicted/);
+  assert.equal(lines.claim_b.length, 1, JSON.stringify(lines));
+  assert.doesNotMatch(lines.claim_b[0], /contradicted/);
+  assert.deepEqual(lines.choice, [], "choice's only review was refused");
+  assert.deepEqual(errors, []);
 });

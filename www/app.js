@@ -120,7 +120,8 @@ function show(bundle, result) {
   );
 
   // Claims, each with the reviews the checker counted (see countedReviews).
-  const { counted: reviews } = countedReviews(bundle.reviews ?? [], assessment.issues);
+  const { counted: reviews, refused } = countedReviews(bundle.reviews ?? [], assessment.issues);
+  showRefused(refused);
   $("claim-list").replaceChildren(
     ...bundle.report.claims.map((claim) => {
       const state = assessment.claims[claim.claim_id];
@@ -204,6 +205,22 @@ function countedReviews(reviews, issues) {
     counted.get(r.claim_id).push(r);
   });
   return { counted, refused };
+}
+
+/** The refused reviews: code, index in the bundle's reviews, claim, and the checker's reason. */
+function showRefused(refused) {
+  const list = $("review-issues");
+  list.replaceChildren();
+  const listed = Math.min(refused.length, MAX_LISTED);
+  for (let k = 0; k < listed; k++) {
+    const i = refused[k];
+    const index = Number.isInteger(i.review_index) ? i.review_index : null;
+    list.append(el("li", { "data-code": i.code, "data-index": index ?? undefined },
+      el("code", { text: i.code }), " ",
+      index === null ? "a review" : `review ${index}`, " of ", el("code", { text: vis(i.claim_id) }), ": ", vis(String(i.message ?? ""))));
+  }
+  if (refused.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: `… and ${refused.length - listed} more` }));
+  $("review-issues-box").hidden = refused.length === 0;
 }
 
 /** Why a citation failed, and where its quote does occur in the current text. */

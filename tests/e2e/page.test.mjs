@@ -418,3 +418,29 @@ test("a claim card shows only the reviews the checker counted", async () => {
   assert.deepEqual(lines.choice, [], "choice's only review was refused");
   assert.deepEqual(errors, []);
 });
+
+test("refused reviews are listed with their code, index and reason", async () => {
+  const { page, errors } = await open();
+  const bundle = refusedReviewsBundle();
+  await paste(page, bundle);
+  await page.waitForSelector("#overview:not([hidden])");
+  const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
+  const expected = node.assessment.issues.filter((i) => i.citation_id === null);
+  assert.deepEqual(expected.map((i) => [i.code, i.review_index, i.claim_id]), [
+    ["review_duplicate", 2, "claim_a"],
+    ["review_other_scope", 3, "claim_b"],
+    ["review_stale_digest", 4, "choice"],
+  ]);
+  const listed = await page.$$eval("#review-issues li", (lis) => lis.map((l) => ({ code: l.dataset.code, index: Number(l.dataset.index), text: l.textContent })));
+  assert.deepEqual(listed.map(({ code, index }) => [code, index]), expected.map((i) => [i.code, i.review_index]));
+  for (const [k, item] of listed.entries()) {
+    const i = expected[k];
+    for (const part of [i.code, `${i.review_index}`, i.claim_id, i.message]) assert.ok(item.text.includes(part), `${JSON.stringify(item.text)} lacks ${part}`);
+  }
+  assert.equal(await page.isVisible("#review-issues"), true);
+  // The example's own reviews are all counted: no list.
+  await page.click("#load-example");
+  await page.waitForFunction(() => document.querySelectorAll("#review-issues li").length === 0);
+  assert.equal(await page.isVisible("#review-issues"), false);
+  assert.deepEqual(errors, []);
+});

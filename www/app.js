@@ -1,14 +1,18 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText, fromAnthropicMessage, showInvisible } from "./pkg/evidence_check.js";
-import { STATUS_MEANING } from "./status.mjs";
+import init, { checkBundle, digestText, fromAnthropicMessage, reportJsonSchema, showInvisible } from "./pkg/evidence_check.js";
+import { WORDS, pickLang } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const STATES = ["supported", "pending_review", "insufficient", "disputed", "contradicted", "invalid"];
-const STATE_WORD = {
-  supported: "supported", pending_review: "pending review", insufficient: "insufficient",
-  disputed: "disputed", contradicted: "contradicted", invalid: "invalid",
-};
+
+// ---- language -----------------------------------------------------------------------
+
+/** The page's language ("en" or "zh"): the browser's, until the switch changes it. The
+ * library is called with the same `lang`, so its messages and the artifact match. */
+let lang = pickLang(navigator.language);
+/** The page's words in that language (www/i18n.js). */
+let W = WORDS[lang];
 
 /** Creates an element with attributes and children (strings become text nodes). */
 function el(tag, attrs = {}, ...children) {
@@ -38,6 +42,45 @@ function lineOf(cps, cp) {
   return line;
 }
 
+/** The page's own text as nodes: `x` becomes a code element, _x_ an em element. */
+function rich(text) {
+  return text.split(/(`[^`]+`|_[^_]+_)/).filter(Boolean).map((part) =>
+    part.startsWith("`") ? el("code", { text: part.slice(1, -1) }) : part.startsWith("_") && part.endsWith("_") && part.length > 2 ? el("em", { text: part.slice(1, -1) }) : document.createTextNode(part));
+}
+
+/** Writes the page's own labels in the current language. */
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.title = W.title;
+  $("lang").value = lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.replaceChildren(...rich(W[node.dataset.t]));
+  for (const option of $("policy").options) {
+    option.textContent = option.value === "" ? W.policyLibraryDefault : option.value === defaultPolicy ? W.policyDefault(option.value) : option.value;
+  }
+}
+
+// ---- policy -------------------------------------------------------------------------
+
+/** The library's default policy: the preset whose JSON Schema equals the schema made with
+ * no policy (the schema states the policy). null if it is neither preset; the selector then
+ * offers "the library's default", which passes no policy. */
+let defaultPolicy = null;
+
+function setUpPolicy() {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const none = reportJsonSchema();
+  defaultPolicy = ["reference", "documents"].find((p) => same(reportJsonSchema({ policy: p }), none)) ?? null;
+  const select = $("policy");
+  if (defaultPolicy === null) select.prepend(el("option", { value: "" }));
+  select.value = defaultPolicy ?? "";
+}
+
+/** The options every library call that takes them gets: the policy chosen and the page's language. */
+function callOptions() {
+  const policy = $("policy").value;
+  return policy ? { policy, lang } : { lang };
+}
+
 // ---- errors ------------------------------------------------------------------------
 
 const RESULT_SECTIONS = ["overview", "claims", "sources", "artifact"];
@@ -61,7 +104,7 @@ function showErrors(summary, issues) {
     const path = typeof i.path === "string" ? i.path : "";
     list.append(el("li", {}, el("code", { text: path === "" ? "/" : path }), ": ", String(i.message ?? ""), " ", el("span", { class: "help", text: `(${i.code})` })));
   }
-  if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: `… and ${issues.length - listed} more` }));
+  if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: W.more(issues.length - listed) }));
   $("errors-summary").textContent = summary;
   $("errors").hidden = false;
 }
@@ -72,16 +115,22 @@ function hideErrors() {
 
 // ---- the check ---------------------------------------------------------------------
 
+/** The last input checked, to check again in another language. */
+let last = null;
+
+/** `origin` names the input: a file's name, or a key of the page's words (W.originPasted). */
 function check(text, origin) {
+  last = { text, origin };
   // An error must never leave the previous verdict on screen.
   clearResult();
   hideErrors();
+  const name = W[origin] ?? origin;
   try {
-    const result = checkBundle(text, { policy: $("policy").value });
+    const result = checkBundle(text, callOptions());
     show(JSON.parse(text), result);
   } catch (e) {
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
-    showErrors(`${origin}: ${e?.message ?? e}`, issues);
+    showErrors(`${name}: ${e?.message ?? e}`, issues);
   }
 }
 
@@ -109,14 +158,14 @@ function show(bundle, result) {
   // Overview.
   const badge = $("badge");
   badge.className = `badge s-${assessment.status}`;
-  badge.textContent = assessment.status.replace("_", " ");
-  $("meaning").textContent = STATUS_MEANING[assessment.status] ?? "";
+  badge.textContent = W.status[assessment.status] ?? assessment.status;
+  $("meaning").textContent = W.meaning[assessment.status] ?? "";
   $("report-title").textContent = vis(bundle.report.title);
   $("report-digest").textContent = assessment.report_digest;
   const counts = {};
   for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
   $("counts").replaceChildren(
-    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: STATE_WORD[s] }), ` ${counts[s]}`)),
+    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: W.state[s] }), ` ${counts[s]}`)),
   );
 
   // Claims, each with the reviews the checker counted (see countedReviews).
@@ -132,7 +181,7 @@ function show(bundle, result) {
           type: "button",
           class: `cite${info.issue ? " invalid" : ""}`,
           "data-citation": c.citation_id,
-          "aria-label": info.issue ? `citation ${info.n} (${c.citation_id}) is invalid` : `show passage ${info.n} (${c.citation_id})`,
+          "aria-label": info.issue ? W.citationInvalid(info.n, c.citation_id) : W.showPassage(info.n, c.citation_id),
           onclick: () => (info.issue ? explainFocus(c.citation_id) : flash(info.n)),
         }, info.issue ? `✖ ${info.n}` : `[${info.n}]`);
       });
@@ -145,22 +194,22 @@ function show(bundle, result) {
         { "data-claim": claim.claim_id, "data-state": state },
         el("div", { class: "claim-head" },
           el("span", { class: "claim-id", text: vis(claim.claim_id) }),
-          el("span", { class: "kind", text: claim.kind === "fact" ? "fact" : "inference" }),
-          el("span", { class: `badge s-${state}`, "data-role": "state", text: STATE_WORD[state] ?? state }),
+          el("span", { class: "kind", text: claim.kind === "fact" ? W.fact : W.inference }),
+          el("span", { class: `badge s-${state}`, "data-role": "state", text: W.state[state] ?? state }),
         ),
         el("p", { class: "claim-text", text: vis(claim.text) }),
-        claim.rationale ? el("p", { class: "help" }, "Rationale: ", vis(claim.rationale)) : null,
-        ...counted.map((review) => el("p", { class: "help", "data-role": "review" }, "Review: ", el("strong", { text: review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`)),
-        cites.length ? el("p", {}, "Citations: ", ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: "No citations." }),
+        claim.rationale ? el("p", { class: "help" }, W.rationale, vis(claim.rationale)) : null,
+        ...counted.map((review) => el("p", { class: "help", "data-role": "review" }, W.review, el("strong", { text: W.verdict[review.verdict] ?? review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`)),
+        cites.length ? el("p", {}, W.citations, ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: W.noCitations }),
         ...why,
       );
     }),
   );
   const cg = [
-    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: "Conflict " }), vis(c.claim_ids.join(", ")), ": ", vis(c.reason))),
-    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: "Gap: " }), vis(g))),
+    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: W.conflict }), vis(c.claim_ids.join(", ")), ": ", vis(c.reason))),
+    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: W.gap }), vis(g))),
   ];
-  $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: "No conflicts or gaps recorded; that does not mean the sources are complete." })]));
+  $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: W.noConflictsGaps })]));
 
   // Sources.
   $("source-list").replaceChildren(...[...sources.values()].map(renderSource));
@@ -173,7 +222,7 @@ function show(bundle, result) {
     $("artifact-digest").textContent = artifact.content_digest;
     renderPreview(artifact.content, $("preview"));
   } else {
-    $("artifact-none").textContent = renderError ? `Not rendered: ${renderError.message} (${renderError.code})` : "Not rendered.";
+    $("artifact-none").textContent = renderError ? W.notRenderedBecause(renderError.message, renderError.code) : W.notRendered;
     $("artifact-text").textContent = "";
     $("preview").replaceChildren();
   }
@@ -217,9 +266,9 @@ function showRefused(refused) {
     const index = Number.isInteger(i.review_index) ? i.review_index : null;
     list.append(el("li", { "data-code": i.code, "data-index": index ?? undefined },
       el("code", { text: i.code }), " ",
-      index === null ? "a review" : `review ${index}`, " of ", el("code", { text: vis(i.claim_id) }), ": ", vis(String(i.message ?? ""))));
+      W.refusedItem(index), W.of, el("code", { text: vis(i.claim_id) }), ": ", vis(String(i.message ?? ""))));
   }
-  if (refused.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: `… and ${refused.length - listed} more` }));
+  if (refused.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: W.more(refused.length - listed) }));
   $("review-issues-box").hidden = refused.length === 0;
 }
 
@@ -227,24 +276,24 @@ function showRefused(refused) {
 function explain(info, sources) {
   const { citation: c, issue, n } = info;
   const src = sources.get(c.ref.source_id);
-  const parts = [`Citation ${n} (${c.citation_id}): ${issue.message} (${issue.code}). `];
+  const parts = [W.whyHead(n, c.citation_id, issue.message, issue.code)];
   if (!src) {
-    parts.push(`The bundle has no source "${c.ref.source_id}".`);
+    parts.push(W.noSource(c.ref.source_id));
     return parts.join("");
   }
   if (["ref_unavailable", "revision_stale", "digest_mismatch"].includes(issue.code)) {
-    if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
-    else parts.push("Wrong digest: the cited digest is not the current text's. ");
+    if (c.ref.revision !== src.revision) parts.push(W.staleRevision(c.ref.revision, src.revision));
+    else parts.push(W.wrongDigest);
   } else if (issue.code === "quote_mismatch") {
-    parts.push(`At [${c.start}, ${c.end}) the text reads “${vis(src.cps.slice(c.start, c.end).join(""))}”. `);
+    parts.push(W.readsAt(c.start, c.end, vis(src.cps.slice(c.start, c.end).join(""))));
   } else if (issue.code === "range_out_of_bounds") {
-    parts.push(`The text has only ${src.cps.length} code points. `);
+    parts.push(W.onlyCodePoints(src.cps.length));
   }
   // The checker's repair hint: where the exact quote occurs in the current revision.
   const hint = issue.hint;
-  if (hint?.occurrences === 1) parts.push(`The quoted text occurs once in the current source, at [${hint.start}, ${hint.end}) (line ${lineOf(src.cps, hint.start)}).`);
-  else if (hint) parts.push(`The quoted text occurs ${hint.occurrences} times in the current source.`);
-  else parts.push("The quoted text does not occur in the current source.");
+  if (hint?.occurrences === 1) parts.push(W.occursOnce(hint.start, hint.end, lineOf(src.cps, hint.start)));
+  else if (hint) parts.push(W.occursTimes(hint.occurrences));
+  else parts.push(W.occursNot);
   return parts.join("");
 }
 
@@ -268,7 +317,7 @@ function renderSource(src) {
     while (j < src.cps.length && src.cps[j] !== "\n" && cover[j] === cover[i]) text += src.cps[j++];
     if (cover[i]) {
       const ns = cover[i].split(" ");
-      const mark = el("mark", { "data-cites": cover[i], title: `citation ${ns.join(", ")}`, tabindex: "-1" }, vis(text));
+      const mark = el("mark", { "data-cites": cover[i], title: W.citationTitle(ns.join(", ")), tabindex: "-1" }, vis(text));
       for (const n of ns) if (!firstSeen.has(n)) {
         firstSeen.add(n);
         if (!mark.id) mark.id = `passage-${n}`;
@@ -284,10 +333,10 @@ function renderSource(src) {
     { class: "source", "data-source": src.spec.source_id },
     el("h3", { text: vis(src.spec.title) }),
     el("dl", {},
-      el("dt", { text: "Source id" }), el("dd", {}, el("code", { text: src.spec.source_id })),
-      el("dt", { text: "Locator" }), el("dd", { text: vis(src.spec.locator) }),
-      el("dt", { text: "Kind" }), el("dd", { text: src.spec.kind }),
-      el("dt", { text: "Revision" }), el("dd", { text: String(src.revision) }),
+      el("dt", { text: W.sourceId }), el("dd", {}, el("code", { text: src.spec.source_id })),
+      el("dt", { text: W.locator }), el("dd", { text: vis(src.spec.locator) }),
+      el("dt", { text: W.kind }), el("dd", { text: src.spec.kind }),
+      el("dt", { text: W.revision }), el("dd", { text: String(src.revision) }),
       el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: digestText(src.content) })),
     ),
     el("ol", { class: "lines" }, ...lines),
@@ -378,7 +427,7 @@ async function readFile(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    showErrors(`${file.name}: not valid UTF-8 text`, [{ path: "", code: "invalid_utf8", message: "the file is not valid UTF-8" }]);
+    showErrors(W.notUtf8(file.name), [{ path: "", code: "invalid_utf8", message: W.notUtf8Message }]);
     return null;
   }
 }
@@ -387,7 +436,7 @@ function wire() {
   $("load-example").addEventListener("click", async () => {
     const text = await (await fetch("examples/demo.bundle.json")).text();
     $("paste").value = text;
-    check(text, "the example");
+    check(text, "originExample");
   });
   $("file").addEventListener("change", async (e) => {
     const file = e.target.files?.[0];
@@ -396,7 +445,7 @@ function wire() {
     if (text !== null) check(text, file.name);
     e.target.value = "";
   });
-  $("check").addEventListener("click", () => check($("paste").value, "the pasted JSON"));
+  $("check").addEventListener("click", () => check($("paste").value, "originPasted"));
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => {
     e.preventDefault();
@@ -416,9 +465,9 @@ function wire() {
     if (!current) return;
     try {
       await navigator.clipboard.writeText(current.content);
-      $("copy-status").textContent = "Copied.";
+      $("copy-status").textContent = W.copied;
     } catch {
-      $("copy-status").textContent = "The browser refused the clipboard; select the text instead.";
+      $("copy-status").textContent = W.clipboardRefused;
     }
   });
   $("download").addEventListener("click", () => {
@@ -440,13 +489,13 @@ function requestAndResponse(texts) {
     try {
       return { name, text, value: JSON.parse(text) };
     } catch (e) {
-      throw Object.assign(new Error(`${name} is not JSON: ${e.message}`), { code: "invalid_json" });
+      throw Object.assign(new Error(W.notJson(name, e.message)), { code: "invalid_json" });
     }
   });
   const request = parsed.find((p) => Array.isArray(p.value?.messages));
   const response = parsed.find((p) => p !== request && Array.isArray(p.value?.content));
   if (parsed.length !== 2 || !request || !response) {
-    throw Object.assign(new Error("pick two files: the request (with messages) and the response (with content)"), { code: "invalid_argument" });
+    throw Object.assign(new Error(W.pickTwo), { code: "invalid_argument" });
   }
   return { request, response };
 }
@@ -462,18 +511,18 @@ async function importAnthropic(files) {
   let bundle;
   try {
     const { request, response } = requestAndResponse(texts);
-        bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
   } catch (e) {
     $("import-status").textContent = "";
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
-    showErrors(`Anthropic import: ${e?.message ?? e}`, issues);
+    showErrors(`${W.anthropicImport}: ${e?.message ?? e}`, issues);
     return;
   }
   const units = (bundle.import_notes ?? []).filter((n) => n.unit).map((n) => `${n.citation_id}: ${n.unit}`);
-  $("import-status").textContent = `Imported ${bundle.sources.length} documents and ${bundle.report.claims.length} cited claims (ranges matched in ${units.join(", ") || "no citation"}).`;
+  $("import-status").textContent = W.imported(bundle.sources.length, bundle.report.claims.length, units.join(", "));
   const text = JSON.stringify(bundle, null, 2);
   $("paste").value = text;
-  check(text, "the Anthropic import");
+  check(text, "originAnthropic");
 }
 
 function wireImporters() {
@@ -484,8 +533,25 @@ function wireImporters() {
   });
 }
 
+function wireLang() {
+  $("lang").addEventListener("change", () => {
+    lang = $("lang").value === "zh" ? "zh" : "en";
+    W = WORDS[lang];
+    applyLang();
+    $("loading").textContent = W.ready;
+    $("import-status").textContent = "";
+    // What is shown (a result or its errors) is shown again in the new language.
+    if (last) check(last.text, last.origin);
+  });
+}
+
+applyLang();
+$("loading").textContent = W.loading;
 await init();
+setUpPolicy();
+applyLang();
 wire();
 wireImporters();
-$("loading").textContent = "Ready.";
+wireLang();
+$("loading").textContent = W.ready;
 document.body.dataset.ready = "true";

@@ -10,8 +10,10 @@ import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
-/** The language the page asks the library for (the browser here is en-US). */
-const PAGE_LANG = "zh";
+/** The language the page asks the library for: the browser's (en-US here, see open()). */
+const PAGE_LANG = "en";
+/** An artifact without its export time (the clock), in either language. */
+const stripClock = (s) => s.replace(/导出时间:[^\n]*/, "导出时间:").replace(/exported at: [^\n]*/, "exported at: ");
 let server;
 let browser;
 
@@ -32,8 +34,8 @@ after(async () => {
   await server?.close();
 });
 
-async function open(viewport = { width: 1280, height: 900 }) {
-  const page = await browser.newPage({ viewport });
+async function open(viewport = { width: 1280, height: 900 }, locale = "en-US") {
+  const page = await browser.newPage({ viewport, locale });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(server.url);
@@ -63,10 +65,9 @@ test("the example: badge, claim states, highlighted passages, artifact", async (
   assert.equal(await page.$eval("#passage-1", (m) => [...m.closest("ol").children].indexOf(m.closest("li")) + 1), 2);
   const text = await page.textContent("#artifact-text");
   assert.equal(await page.textContent("#artifact-digest"), createHash("sha256").update(text).digest("hex"));
-  const expected = ec.checkBundle(readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8")).artifact.content;
-  // The page renders the hardened artifact; only the export time (the clock) differs.
-  const strip = (s) => s.replace(/导出时间:[^\n]*/, "导出时间:").replace(/获取时间:[^;]*/g, "获取时间:");
-  assert.equal(strip(text), strip(expected));
+  const expected = ec.checkBundle(readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8"), { lang: PAGE_LANG }).artifact.content;
+  // The page renders the hardened artifact, in its language; only the export time (the clock) differs.
+  assert.equal(stripClock(text), stripClock(expected));
   // Clicking a citation scrolls to and flashes its passage.
   await page.click("[data-claim=claim_b] button.cite");
   assert.equal(await page.$eval("#passage-2", (m) => m.classList.contains("flash") && document.activeElement === m), true);
@@ -129,15 +130,19 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
   assert.deepEqual(await marks(page), { web: [`Quote: ${PAYLOAD}`, "The 𝒳 tool works offline."] });
   const why = await page.$$eval(".why", (ps) => ps.map((p) => p.textContent));
   const START = [...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length;
+  // The checker's messages, in the page's language.
+  const node = ec.checkBundle(hostile({ broken: true }), { lang: PAGE_LANG });
+  const message = Object.fromEntries(node.assessment.issues.map((i) => [i.citation_id, i.message]));
+  assert.equal(message.c_tampered, `The quote is not the text at the cited range. (source web; range [${START}, ${START + 25}); text length ${START + 29})`);
   assert.deepEqual(why, [
-    `Citation 3 (c_tampered): 引文与原文区间不一致。 (来源 web; 区间 [${START}, ${START + 25}); 正文长度 ${START + 29}) (quote_mismatch). At [` +
+    `Citation 3 (c_tampered): ${message.c_tampered} (quote_mismatch). At [` +
       `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +
       ") the text reads “The 𝒳 tool works offline.”. The quoted text does not occur in the current source.",
-    "Citation 4 (c_stale): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
-    "Citation 5 (c_moved): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. " +
+    `Citation 4 (c_stale): ${message.c_stale} (revision_stale). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.`,
+    `Citation 5 (c_moved): ${message.c_moved} (revision_stale). Stale revision: it cites revision 1, the current one is 2. ` +
       `The quoted text occurs once in the current source, at [${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}) (line 3).`,
   ]);
-  assert.match(await page.textContent("#artifact-none"), /Not rendered: 报告引用无效,拒绝导出。 \(report_invalid\)/);
+  assert.equal(await page.textContent("#artifact-none"), `Not rendered: ${node.render_error.message} (report_invalid)`);
   await assertInert(page);
   assert.deepEqual(errors, []);
 });
@@ -370,7 +375,7 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   await paste(page, bundle);
   await page.waitForSelector("#errors:not([hidden])");
   const summary = await page.textContent("#errors-summary");
-  assert.match(summary, /source_too_large|来源超过字节上限/);
+  assert.match(summary, /The source is over the byte limit/);
   assert.match(summary, /plan_b/);
   assert.match(summary, /--policy documents/);
   await page.selectOption("#policy", "documents");
@@ -443,4 +448,67 @@ test("refused reviews are listed with their code, index and reason", async () =>
   await page.waitForFunction(() => document.querySelectorAll("#review-issues li").length === 0);
   assert.equal(await page.isVisible("#review-issues"), false);
   assert.deepEqual(errors, []);
+});
+
+test("the page follows the browser's language, switches between English and Chinese, and defaults to the library's policy", async () => {
+  const example = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const broken = readJson("examples", "demo.bundle.json");
+  broken.report.claims[0].kind = "opinion";
+  const violations = (lang) => {
+    try {
+      ec.checkBundle(JSON.stringify(broken), { lang });
+    } catch (e) {
+      return e.issues.map((i) => `${i.path}: ${i.message} (${i.code})`);
+    }
+    assert.fail("the broken bundle checked");
+  };
+  const errorItems = (page) => page.$$eval("#errors-list li", (lis) => lis.map((l) => l.textContent));
+
+  // A Chinese browser: the page's labels, the checker's messages and the artifact are Chinese.
+  const { page: zh, errors } = await open(undefined, "zh-CN");
+  assert.equal(await zh.getAttribute("html", "lang"), "zh");
+  assert.equal(await zh.inputValue("#lang"), "zh");
+  assert.equal(await zh.textContent("#load-example"), "载入示例");
+  await zh.click("#load-example");
+  await zh.waitForSelector("#overview:not([hidden])");
+  assert.equal(await zh.textContent("#badge"), "部分成立");
+  assert.deepEqual(await claimStates(zh), { claim_a: "审阅认为支持", claim_b: "审阅认为支持", choice: "审阅认为支持" });
+  assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "zh" }).artifact.content));
+  await paste(zh, broken);
+  await zh.waitForSelector("#errors:not([hidden])");
+  assert.deepEqual(await errorItems(zh), violations("zh"));
+  assert.match(await zh.textContent("#errors-summary"), /^粘贴的 JSON: /);
+
+  // The switch: what is shown is shown again in English, labels included.
+  await zh.selectOption("#lang", "en");
+  await zh.waitForFunction(() => document.documentElement.lang === "en");
+  assert.equal(await zh.textContent("#load-example"), "Load the example");
+  assert.deepEqual(await errorItems(zh), violations("en"));
+  await zh.click("#load-example");
+  await zh.waitForSelector("#overview:not([hidden])");
+  assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
+  assert.deepEqual(errors, []);
+
+  // Any other browser language gives English.
+  const { page: de } = await open(undefined, "de-DE");
+  assert.equal(await de.getAttribute("html", "lang"), "en");
+  await de.click("#load-example");
+  await de.waitForSelector("#overview:not([hidden])");
+  assert.equal(await de.textContent("#badge"), "partial");
+  assert.equal(stripClock(await de.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
+
+  // The policy selector starts at the library's default: found here by what checkBundle
+  // does, with no policy, with 13 claims (over the reference's 12, within documents').
+  const many = readJson("examples", "demo.bundle.json");
+  many.reviews = [];
+  many.report.claims = Array.from({ length: 13 }, (_, k) => ({ ...many.report.claims[0], claim_id: `c${k}` }));
+  let libraryDefault = "documents";
+  try {
+    ec.checkBundle(JSON.stringify(many));
+  } catch (e) {
+    assert.equal(e.issues?.[0]?.code, "too_long");
+    libraryDefault = "reference";
+  }
+  assert.equal(await de.inputValue("#policy"), libraryDefault);
+  assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
 });

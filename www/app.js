@@ -34,13 +34,50 @@ function el(tag, attrs = {}, ...children) {
 const vis = (text) => showInvisible(String(text));
 
 const normalize = (text) => text.replace(/\r\n?/g, "\n");
-const codePoints = (text) => Array.from(text);
 
-function lineOf(cps, cp) {
-  let line = 1;
-  for (let i = 0; i < cp && i < cps.length; i++) if (cps[i] === "\n") line++;
-  return line;
+/** Where each line of `text` starts, in UTF-16 units (`at`) and in code points (`cp`), and
+ * the text's length in code points: one pass, no array of characters. */
+function lineIndex(text) {
+  const at = [0];
+  const cp = [0];
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    n++;
+    if (c === 10) {
+      at.push(i + 1);
+      cp.push(n);
+    }
+  }
+  return { at, cp, length: n };
 }
+
+/** The 0-based line holding code point `point`. */
+function lineAt(src, point) {
+  let lo = 0;
+  let hi = src.index.cp.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (src.index.cp[mid] <= point) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The 1-based line number of code point `point` (the repair hint's). */
+const lineOf = (src, point) => lineAt(src, point) + 1;
+
+/** The UTF-16 offset of code point `point`. */
+function unitAt(src, point) {
+  const line = lineAt(src, point);
+  let i = src.index.at[line];
+  for (let k = src.index.cp[line]; k < point && i < src.content.length; k++) i += src.content.codePointAt(i) > 0xffff ? 2 : 1;
+  return i;
+}
+
+/** The text of code points [start, end). */
+const slice = (src, start, end) => src.content.slice(unitAt(src, start), unitAt(src, Math.min(end, src.index.length)));
 
 /** The page's own text as nodes: `x` becomes a code element, _x_ an em element. */
 function rich(text) {
@@ -119,27 +156,80 @@ function hideErrors() {
 let last = null;
 
 /** `origin` names the input: a file's name, or a key of the page's words (W.originPasted). */
-function check(text, origin) {
+async function check(text, origin) {
   last = { text, origin };
+  const id = ++checks;
   // An error must never leave the previous verdict on screen.
   clearResult();
   hideErrors();
+  $("loading").textContent = W.checking;
   const name = W[origin] ?? origin;
+  const answer = await checkOffThread(id, text, callOptions());
+  if (id !== checks) return; // a newer check was started meanwhile
+  $("loading").textContent = W.ready;
+  if (answer.error) {
+    const e = answer.error;
+    const issues = Array.isArray(e.issues) ? e.issues : [{ path: "", code: e.code ?? "error", message: e.message }];
+    showErrors(`${name}: ${e.message}`, issues);
+  } else show(answer.bundle, answer.result, answer.digests);
+}
+
+// ---- the check off the page's thread ------------------------------------------------
+
+/** How many checks were started: only the latest one's answer is shown. */
+let checks = 0;
+/** The compiled module, shared with the worker (it is not downloaded twice). */
+let wasmModule = null;
+let worker = null;
+const waiting = new Map();
+
+/** Checks in a module worker (www/check-worker.js), made at the first check so that the
+ * page's start fetches nothing more; where no worker can be made, checks here. */
+function checkOffThread(id, text, options) {
+  if (!worker && worker !== false) {
+    try {
+      worker = new Worker(new URL("check-worker.js", import.meta.url), { type: "module" });
+      worker.postMessage({ module: wasmModule });
+      worker.onmessage = ({ data }) => {
+        waiting.get(data.id)?.(data);
+        waiting.delete(data.id);
+      };
+      worker.onerror = (event) => {
+        // The worker itself failed (not a check: those answer with their error).
+        event.preventDefault();
+        for (const [key, done] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
+        waiting.clear();
+        worker.terminate();
+        worker = null;
+      };
+    } catch {
+      worker = false;
+    }
+  }
+  if (!worker) return Promise.resolve(checkHere(text, options));
+  return new Promise((done) => {
+    waiting.set(id, done);
+    worker.postMessage({ id, text, options });
+  });
+}
+
+function checkHere(text, options) {
   try {
-    const result = checkBundle(text, callOptions());
-    show(JSON.parse(text), result);
+    const result = checkBundle(text, options);
+    const bundle = JSON.parse(text);
+    return { result, bundle, digests: bundle.sources.map((s) => digestText(s.content)) };
   } catch (e) {
-    const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
-    showErrors(`${name}: ${e?.message ?? e}`, issues);
+    return { error: { message: String(e?.message ?? e), code: e?.code, issues: Array.isArray(e?.issues) ? e.issues : undefined } };
   }
 }
 
-function show(bundle, result) {
+function show(bundle, result, digests) {
   const { assessment, artifact, render_error: renderError } = result;
-  const sources = new Map(bundle.sources.map((s) => {
+  const sources = new Map(bundle.sources.map((s, k) => {
     const content = normalize(s.content);
-    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, cps: codePoints(content), marks: [] }];
+    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, index: lineIndex(content), digest: digests[k], marks: [] }];
   }));
+  passages.clear();
   const issuesByCitation = new Map();
   for (const i of assessment.issues) if (!issuesByCitation.has(i.citation_id)) issuesByCitation.set(i.citation_id, i);
 
@@ -152,7 +242,10 @@ function show(bundle, result) {
   }
   for (const info of citations.values()) {
     const src = sources.get(info.citation.ref.source_id);
-    if (!info.issue && src) src.marks.push(info);
+    if (!info.issue && src) {
+      src.marks.push(info);
+      passages.set(String(info.n), { src, start: info.citation.start });
+    }
   }
 
   // Overview.
@@ -272,6 +365,9 @@ function showRefused(refused) {
   $("review-issues-box").hidden = refused.length === 0;
 }
 
+/** Where each valid citation's passage is (by its number as text): its source and start. */
+const passages = new Map();
+
 /** Why a citation failed, and where its quote does occur in the current text. */
 function explain(info, sources) {
   const { citation: c, issue, n } = info;
@@ -285,49 +381,93 @@ function explain(info, sources) {
     if (c.ref.revision !== src.revision) parts.push(W.staleRevision(c.ref.revision, src.revision));
     else parts.push(W.wrongDigest);
   } else if (issue.code === "quote_mismatch") {
-    parts.push(W.readsAt(c.start, c.end, vis(src.cps.slice(c.start, c.end).join(""))));
+    parts.push(W.readsAt(c.start, c.end, vis(slice(src, c.start, c.end))));
   } else if (issue.code === "range_out_of_bounds") {
-    parts.push(W.onlyCodePoints(src.cps.length));
+    parts.push(W.onlyCodePoints(src.index.length));
   }
   // The checker's repair hint: where the exact quote occurs in the current revision.
   const hint = issue.hint;
-  if (hint?.occurrences === 1) parts.push(W.occursOnce(hint.start, hint.end, lineOf(src.cps, hint.start)));
+  if (hint?.occurrences === 1) parts.push(W.occursOnce(hint.start, hint.end, lineOf(src, hint.start)));
   else if (hint) parts.push(W.occursTimes(hint.occurrences));
   else parts.push(W.occursNot);
   return parts.join("");
 }
 
-function renderSource(src) {
-  // Which citations cover each code point; consecutive points with the same cover form a span.
-  const cover = new Array(src.cps.length).fill("");
-  for (const m of src.marks) for (let i = m.citation.start; i < m.citation.end && i < cover.length; i++) cover[i] += (cover[i] ? " " : "") + m.n;
-  const firstSeen = new Set();
-  const lines = [];
-  let line = el("li");
+/** How many lines a source shows at first, and how many more each "show more" adds: the
+ * lines outside the window are never made into DOM nodes (a source may have millions). */
+const WINDOW = 400;
+
+/** The source's lines [from, to), made now. */
+function renderLines(src, from, to) {
+  const items = [];
+  for (let k = from; k < to; k++) items.push(renderLine(src, k));
+  return items;
+}
+
+/** One line: its text, each run covered by the same citations a <mark>. The first run of a
+ * citation (the one holding its start) gets the id passage-N. */
+function renderLine(src, k) {
+  const { at, cp } = src.index;
+  const text = src.content.slice(at[k], k + 1 < at.length ? at[k + 1] - 1 : src.content.length);
+  const first = cp[k];
+  const chars = Array.from(text);
+  const last = first + chars.length;
+  const marks = src.marks.filter((m) => m.citation.start < last && m.citation.end > first);
+  const li = el("li");
+  if (!marks.length) {
+    if (text) li.append(document.createTextNode(vis(text)));
+    return li;
+  }
+  const cover = chars.map((_, i) => marks.filter((m) => m.citation.start <= first + i && first + i < m.citation.end).map((m) => m.n).join(" "));
   let i = 0;
-  while (i < src.cps.length) {
-    if (src.cps[i] === "\n") {
-      lines.push(line);
-      line = el("li");
-      i++;
-      continue;
-    }
+  while (i < chars.length) {
     let j = i;
-    let text = "";
-    while (j < src.cps.length && src.cps[j] !== "\n" && cover[j] === cover[i]) text += src.cps[j++];
+    let run = "";
+    while (j < chars.length && cover[j] === cover[i]) run += chars[j++];
     if (cover[i]) {
       const ns = cover[i].split(" ");
-      const mark = el("mark", { "data-cites": cover[i], title: W.citationTitle(ns.join(", ")), tabindex: "-1" }, vis(text));
-      for (const n of ns) if (!firstSeen.has(n)) {
-        firstSeen.add(n);
-        if (!mark.id) mark.id = `passage-${n}`;
-        else mark.setAttribute("data-also", `passage-${n}`);
+      const mark = el("mark", { "data-cites": cover[i], title: W.citationTitle(ns.join(", ")), tabindex: "-1" }, vis(run));
+      for (const m of marks) {
+        if (m.citation.start < first + i || m.citation.start >= first + j) continue;
+        if (!mark.id) mark.id = `passage-${m.n}`;
+        else mark.setAttribute("data-also", `passage-${m.n}`);
       }
-      line.append(mark);
-    } else line.append(document.createTextNode(vis(text)));
+      li.append(mark);
+    } else li.append(document.createTextNode(vis(run)));
     i = j;
   }
-  if (line.childNodes.length || !src.content.endsWith("\n")) lines.push(line);
+  return li;
+}
+
+/** Shows lines [from, to) of a rendered source (clamped), replacing the window shown. */
+function showWindow(src, from, to) {
+  src.from = Math.max(0, from);
+  src.to = Math.min(src.lineCount, Math.max(to, src.from));
+  const ol = src.ol;
+  ol.start = src.from + 1;
+  ol.replaceChildren(...renderLines(src, src.from, src.to));
+  src.earlier.hidden = src.from === 0;
+  src.later.hidden = src.to >= src.lineCount;
+  src.later.textContent = W.moreLines(Math.min(WINDOW, src.lineCount - src.to));
+  src.earlier.textContent = W.earlierLines(Math.min(WINDOW, src.from));
+  src.status.textContent = src.lineCount > WINDOW ? W.linesShown(src.from + 1, src.to, src.lineCount) : "";
+}
+
+/** Brings code point `point` of a source into its window. */
+function reveal(src, point) {
+  const line = lineAt(src, point);
+  if (line >= src.from && line < src.to) return;
+  showWindow(src, line - WINDOW / 4, line + (3 * WINDOW) / 4);
+}
+
+function renderSource(src) {
+  // A text that ends with a line feed has no line after it.
+  src.lineCount = src.index.at.length - (src.content.endsWith("\n") ? 1 : 0);
+  src.ol = el("ol", { class: "lines" });
+  src.earlier = el("button", { type: "button", class: "more-lines", "data-role": "earlier", onclick: () => showWindow(src, src.from - WINDOW, src.to) });
+  src.later = el("button", { type: "button", class: "more-lines", "data-role": "later", onclick: () => showWindow(src, src.from, src.to + WINDOW) });
+  src.status = el("p", { class: "help lines-status", role: "status" });
+  showWindow(src, 0, WINDOW);
   return el(
     "article",
     { class: "source", "data-source": src.spec.source_id },
@@ -337,13 +477,18 @@ function renderSource(src) {
       el("dt", { text: W.locator }), el("dd", { text: vis(src.spec.locator) }),
       el("dt", { text: W.kind }), el("dd", { text: src.spec.kind }),
       el("dt", { text: W.revision }), el("dd", { text: String(src.revision) }),
-      el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: digestText(src.content) })),
+      el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: src.digest })),
     ),
-    el("ol", { class: "lines" }, ...lines),
+    src.status,
+    src.earlier,
+    src.ol,
+    src.later,
   );
 }
 
 function flash(n) {
+  const passage = passages.get(String(n));
+  if (passage) reveal(passage.src, passage.start);
   const mark = document.getElementById(`passage-${n}`) ?? document.querySelector(`mark[data-also="passage-${n}"]`);
   if (!mark) return;
   mark.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -547,7 +692,9 @@ function wireLang() {
 
 applyLang();
 $("loading").textContent = W.loading;
-await init();
+// The module is compiled once (from the preloaded .wasm) and shared with the check's worker.
+wasmModule = await WebAssembly.compileStreaming(fetch(new URL("pkg/evidence_check_bg.wasm", import.meta.url)));
+await init({ module_or_path: wasmModule });
 setUpPolicy();
 applyLang();
 wire();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { chromium } from "playwright-core";
 import { startServer } from "../../js/serve.mjs";
-import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
+import { ROOT, exampleBundle, readJson, userProject, userRequire } from "../js/helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
@@ -483,6 +483,7 @@ test("the page follows the browser's language, switches between English and Chin
   await zh.selectOption("#lang", "en");
   await zh.waitForFunction(() => document.documentElement.lang === "en");
   assert.equal(await zh.textContent("#load-example"), "Load the example");
+  await zh.waitForFunction((first) => document.querySelector("#errors:not([hidden]) #errors-list li")?.textContent === first, violations("en")[0]);
   assert.deepEqual(await errorItems(zh), violations("en"));
   await zh.click("#load-example");
   await zh.waitForSelector("#overview:not([hidden])");
@@ -511,4 +512,57 @@ test("the page follows the browser's language, switches between English and Chin
   }
   assert.equal(await de.inputValue("#policy"), libraryDefault);
   assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
+});
+
+test("a large source: the check runs off the page's thread and only the lines in view become DOM nodes", { timeout: 180_000 }, async () => {
+  const { page, errors } = await open();
+  // The example with 200,000 more lines (about 5 MB) in plan_a, and a third claim citing
+  // line 150,002 of it.
+  const LINES = 200_000;
+  const bundle = exampleBundle(ec, "large", Array.from({ length: LINES }, (_, k) => `padding line ${k + 1} of the large source\n`).join(""));
+  const content = bundle.sources[0].content;
+  const far = "padding line 150000 of the large source";
+  const start = [...content.slice(0, content.indexOf(`${far}\n`))].length;
+  const [cited] = bundle.report.claims[0].citations;
+  bundle.report.claims.push({ claim_id: "far", text: "Far down.", kind: "fact", citations: [{ ...cited, citation_id: "c_far", start, end: start + far.length, quote: far }] });
+  const text = JSON.stringify(bundle);
+  assert.ok(text.length > 5_000_000, `${text.length} characters`);
+  const node = ec.checkBundle(text, { policy: "documents", lang: PAGE_LANG });
+  await page.selectOption("#policy", "documents");
+  await page.fill("#paste", text);
+  // The page's thread stays free while the bundle is checked: a timer set right after the
+  // click fires before the verdict is shown (a check on this thread shows it first).
+  const order = await page.evaluate(() => new Promise((done) => {
+    const seen = [];
+    const overview = document.getElementById("overview");
+    const watch = new MutationObserver(() => {
+      if (!overview.hidden) {
+        watch.disconnect();
+        seen.push("verdict");
+        done(seen);
+      }
+    });
+    watch.observe(overview, { attributes: true });
+    document.getElementById("check").click();
+    seen.push("clicked");
+    setTimeout(() => seen.push("timer"), 0);
+  }));
+  assert.deepEqual(order, ["clicked", "timer", "verdict"]);
+  assert.equal(await page.textContent("#badge"), "partial");
+  assert.equal(node.assessment.status, "partial");
+  assert.deepEqual(await claimStates(page), { claim_a: "pending review", claim_b: "pending review", choice: "pending review", far: "pending review" });
+  // Lines as DOM nodes: a bounded window, not one per line of the source.
+  const count = () => page.evaluate(() => ({ all: document.getElementsByTagName("*").length, lines: document.querySelectorAll("ol.lines > li").length }));
+  const shown = await count();
+  assert.ok(shown.lines <= 1_000, `${shown.lines} lines rendered of ${LINES}`);
+  assert.ok(shown.all <= 5_000, `${shown.all} elements`);
+  // On demand: the far citation's button brings its passage (and the lines around it) into view.
+  await page.click("[data-claim=far] button.cite");
+  await page.waitForSelector("#passage-3");
+  assert.equal(await page.$eval("#passage-3", (m) => [m.textContent, document.activeElement === m, m.closest("ol").start + [...m.closest("ol").children].indexOf(m.closest("li"))]).then(String), [far, true, 150_002].map(String).join(","));
+  const after = await count();
+  assert.ok(after.lines <= 2_000 && after.all <= 6_000, JSON.stringify(after));
+  // The digest shown is the whole source's.
+  assert.equal(await page.textContent("article.source[data-source=plan_a] dl dd:last-of-type code"), ec.digestText(content));
+  assert.deepEqual(errors, []);
 });

@@ -1,43 +1,51 @@
 # evidence-check — the two commands a newcomer needs:
 #   make demo   build the package and check examples/ with the CLI
-#   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI
+#   make test   every test: native, wasm in Node, wasm in headless Chromium, Node and CLI, the page
 # Both install what is missing first (scripts/setup.sh, idempotent).
 
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
-PKG_SRC := $(shell find src -name '*.rs') Cargo.toml js/generated/types.d.ts
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+PKG_SRC := $(shell find src js-api/src -name '*.rs') Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
+.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh wasm npm
 
-# One wasm module (the binding crate js-api/, on the core), built once and made into the
-# Node and the web glue by wasm-bindgen, each then optimised by wasm-opt.
-WASM_RAW := target/wasm32-unknown-unknown/release/evidence_check_wasm.wasm
+# One wasm module (the binding crate js-api/ on the core), compiled once with the one release
+# profile, then made into the Node and the web glue by wasm-bindgen, each optimised by
+# wasm-opt (npm's binaryen). -O3 without inlining a function into its one caller: that
+# inlining folds each export's call tree into its shim, which compresses worse.
+WASM_RAW := $(TARGET_DIR)/wasm32-unknown-unknown/release/evidence_check_wasm.wasm
 WASM_OPT_FLAGS := -O3 --one-caller-inline-max-function-size 0
 
-$(WASM_RAW): $(PKG_SRC) $(shell find js-api/src -name '*.rs') js-api/Cargo.toml
+$(WASM_RAW): $(PKG_SRC)
 	$(CARGO) build --release --target wasm32-unknown-unknown -p evidence-check-wasm
 	@touch $@
 
-pkg/%/evidence_check_bg.wasm: $(WASM_RAW)
-	wasm-bindgen --target $(if $(filter node,$*),nodejs,web) --out-dir pkg/$* --out-name evidence_check $(WASM_RAW)
+pkg/node/evidence_check_bg.wasm: $(WASM_RAW)
+	wasm-bindgen --target nodejs --out-dir pkg/node --out-name evidence_check $<
+	wasm-opt $(WASM_OPT_FLAGS) $@ -o $@
+
+pkg/web/evidence_check_bg.wasm: $(WASM_RAW)
+	wasm-bindgen --target web --out-dir pkg/web --out-name evidence_check $<
 	wasm-opt $(WASM_OPT_FLAGS) $@ -o $@
 
 WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm
 
-## wasm: the wasm builds only (iterate with it, then `node js/assemble.mjs`)
+## wasm: the Node and web glue of the one module only (iterate with it, then `node js/assemble.mjs`)
 wasm: setup $(WASM_BUILDS)
 
-pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs README.md LICENSE package.json
+pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs \
+  js/importers.mjs js/serve.mjs $(wildcard www/* docs/* examples/*) README.md LICENSE package.json
 	node js/assemble.mjs
 
-## build: the npm package in pkg/ (Node and web builds, CLI, types)
+## build: the npm package in pkg/ (Node and web glue, CLI, types)
 build: setup pkg/package.json
 
 ## demo: build, then check the bundled example with the CLI (exit 0 once the check ran)
@@ -50,32 +58,10 @@ demo: build
 serve: build
 	node js/serve.mjs $${PORT:-8080}
 
-# bench/'s two wasm crates (one workspace, bench/Cargo.toml), each in its own target directory
-# and through wasm-bindgen and wasm-opt as the package's modules are:
-# - core-alone: examples/profile_replay.rs's step-by-step replay inside a wasm module (no JS
-#   between the steps), which `make bench` times beside the JS API's replay; built as the main
-#   Node module is (NODE_SPEED_FLAGS);
-# - size-floor: checkBundle alone, JSON text in and out, with no binding of the library's API,
-#   built as the web module is; `make bench` reports its size beside the main entry's.
-# $(call bench_wasm,NAME,ENV): build bench/NAME into target/NAME/pkg.
-define bench_wasm
-cd bench && CARGO_TARGET_DIR="$(CURDIR)/target/$(1)" $(2) $(CARGO) build --release --locked --target wasm32-unknown-unknown -p evidence-check-$(1)
-wasm-bindgen --target nodejs --out-dir target/$(1)/pkg target/$(1)/wasm32-unknown-unknown/release/evidence_check_$(subst -,_,$(1)).wasm
-wasm-opt -O3 --one-caller-inline-max-function-size 0 target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm -o target/$(1)/pkg/evidence_check_$(subst -,_,$(1))_bg.wasm
-endef
-BENCH_WASM_SRC := $(PKG_SRC) bench/Cargo.toml bench/Cargo.lock
-CORE_ALONE := target/core-alone/pkg/evidence_check_core_alone.js
-SIZE_FLOOR := target/size-floor/pkg/evidence_check_size_floor.js
-
-$(CORE_ALONE): $(BENCH_WASM_SRC) examples/profile_replay.rs $(wildcard bench/core-alone/*.toml bench/core-alone/src/*.rs)
-	$(call bench_wasm,core-alone,$(NODE_SPEED_FLAGS))
-
-$(SIZE_FLOOR): $(BENCH_WASM_SRC) $(wildcard bench/size-floor/*.toml bench/size-floor/src/*.rs)
-	$(call bench_wasm,size-floor,)
-
-## bench: the benchmark suite (table on stdout, target/bench.json); BENCH_QUICK=1 for a short run
-bench: build $(CORE_ALONE) $(SIZE_FLOOR)
-	@bash scripts/setup.sh python || echo "bench: no Python venv; the reference is not compared"
+## bench: the user workloads W1-W5 side by side (table on stdout, target/bench.json, BENCHMARKS.md);
+## BASELINE_PKG=/path/to/pkg times another build beside this one, BENCH_QUICK=1 a short run
+bench: build
+	@bash scripts/setup.sh python browser || echo "bench: no Python venv or Chromium; W1's reference or W4 is not run"
 	node bench/bench.mjs
 
 ## profile: where the native core spends its instructions on the demo (valgrind callgrind)
@@ -85,33 +71,45 @@ profile:
 	valgrind --tool=callgrind --callgrind-out-file=target/callgrind.out target/release/examples/profile 2000 > /dev/null
 	callgrind_annotate --inclusive=yes target/callgrind.out | grep -E "evidence_check|sha2|serde_json" | head -30
 
-## bench-quick: the reduced benchmark as a smoke run (it reports, it never fails on a slow machine)
-bench-quick: build $(CORE_ALONE) $(SIZE_FLOOR)
+## bench-quick: the workloads as a short smoke run (it reports, it never fails on a slow machine)
+bench-quick: build
 	BENCH_QUICK=1 node bench/bench.mjs > /dev/null
 
-FUZZ_TARGETS := parse_report store_ops check_bundle excerpt_outcome
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs))))
 FUZZ_SECONDS ?= 300
+FUZZ_PROFILE ?= -O
 
-## fuzz: every fuzz target for FUZZ_SECONDS seconds (see fuzz/README.md)
+## fuzz: every fuzz target for FUZZ_SECONDS seconds, optimised (see fuzz/README.md)
 fuzz:
-	@bash scripts/setup.sh fuzz npm
+	@bash scripts/setup.sh fuzz
 	@bash scripts/fuzz-seeds.sh
-	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run -O $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build $(FUZZ_PROFILE)
+	cd fuzz && for t in $(FUZZ_TARGETS); do RUSTC_BOOTSTRAP=1 cargo fuzz run $(FUZZ_PROFILE) $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
-## fuzz-smoke: a short fuzz run of every target (part of make test)
+## fuzz-smoke: every target for 5 seconds, unoptimised with debug assertions (part of make test:
+## the optimised build alone takes minutes)
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5 FUZZ_PROFILE=--dev
 
-## test: every test suite
-test: test-native test-lint test-wasm-node test-wasm-web test-e2e bench-quick fuzz-smoke test-node test-types test-gfm
+## test: every test suite (the tools a fresh machine lacks are installed first)
+test: test-setup test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-types test-gfm bench-quick fuzz-smoke
+
+test-setup:
+	@bash scripts/setup.sh wasm npm browser python fuzz
 
 test-native:
-	$(CARGO) test --all-targets
+	$(CARGO) test --workspace --all-targets
 
+# For wasm32, both crates' libraries and the binding's wasm-bindgen tests (the core's own
+# tests run natively only).
 test-lint:
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) clippy -p evidence-check-wasm --all-targets --target wasm32-unknown-unknown -- -D warnings
 
+# The binding's wasm-bindgen tests, in the debug profile, under wasm-bindgen-test-runner
+# (installed with wasm-bindgen-cli): in Node, and in Debian's headless Chromium through
+# chromedriver with webdriver.json's arguments (--no-sandbox: the tests may run as root).
 WASM_TEST := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner $(CARGO) test -p evidence-check-wasm --target wasm32-unknown-unknown
 
 test-wasm-node: setup
@@ -119,7 +117,7 @@ test-wasm-node: setup
 
 test-wasm-web: setup
 	@bash scripts/setup.sh browser
-	CHROMEDRIVER=/usr/bin/chromedriver $(WASM_TEST) --test web
+	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/webdriver.json $(WASM_TEST) --test web
 
 test-node: build
 	node --test tests/js/
@@ -127,7 +125,7 @@ test-node: build
 ## test-types: the generated .d.ts is current (src/ts.rs), the typed usage programs of tests/types/ compiled with
 ## tsc --strict (Node, CommonJS, MCP, browser, a lib without esnext.disposable), and real outputs checked against the types
 test-types: build
-	$(CARGO) test --lib ts::
+	$(CARGO) test --workspace --lib ts::
 	@mkdir -p tests/types/node_modules && ln -sfn ../../../pkg tests/types/node_modules/evidence-check
 	tsc -p tests/types/tsconfig.node.json
 	tsc -p tests/types/tsconfig.web.json

@@ -1,7 +1,7 @@
 // Assembles pkg/ into one npm package for every runtime: pkg/node (CommonJS, Node),
 // pkg/web (ES module, browsers), the CLI in pkg/bin, one package.json with
 // conditional exports and the types.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -43,7 +43,7 @@ const manifest = {
     "./package.json": "./package.json",
   },
   bin: { "evidence-check": "./bin/cli.mjs" },
-  files: ["node/", "web/", "bin/", "README.md", "LICENSE"],
+  files: ["node/", "web/", "bin/", "www/", "examples/", "docs/", "README.md", "LICENSE"],
   engines: { node: ">=20" },
   // The CLI's batch and stream modes run bundles on a worker pool: its one dependency.
   dependencies: { piscina: workspace.dependencies.piscina },
@@ -59,8 +59,25 @@ for (const target of ["node", "web"]) rmSync(join(pkg, target, ".gitignore"), { 
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
-for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs", "serve.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
+// The package stands on its own: the page (`evidence-check serve`, js/serve.mjs) with the
+// Markdown library it loads (and its licence), the demo bundle of both quick starts, and
+// every file the README links to (docs/…), so that no link of the shipped README is dead.
+for (const d of ["www", "examples", "docs"]) rmSync(join(pkg, d), { recursive: true, force: true });
+cpSync(join(root, "www"), join(pkg, "www"), { recursive: true });
+mkdirSync(join(pkg, "www", "vendor"), { recursive: true });
+const markdownIt = join(root, "node_modules", "markdown-it");
+copyFileSync(join(markdownIt, "dist", "markdown-it.min.js"), join(pkg, "www", "vendor", "markdown-it.min.js"));
+copyFileSync(join(markdownIt, "LICENSE"), join(pkg, "www", "vendor", "markdown-it.LICENSE"));
+mkdirSync(join(pkg, "examples"), { recursive: true });
+for (const f of ["demo.bundle.json", "demo.artifact.md", "plan_a.md", "plan_b.md"]) copyFileSync(join(root, "examples", f), join(pkg, "examples", f));
+const readme = readFileSync(join(root, "README.md"), "utf8");
+for (const [, link] of readme.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+  if (/^[a-z]+:/i.test(link) || !link.startsWith("docs/")) continue;
+  mkdirSync(dirname(join(pkg, link)), { recursive: true });
+  copyFileSync(join(root, link), join(pkg, link));
+}
 (await import("./entry-hook.mjs")).default(root, pkg, manifest); // the entries and their types (js/entry*)
 (await import("./entry-extras-hook.mjs")).default(root, pkg, manifest); // evidence-check/extras, its own wasm
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");

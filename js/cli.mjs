@@ -1,28 +1,30 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { collect } from "./worker.mjs";
 import {
-  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, readInputBytes,
-  readInputFile, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, withBytes,
+  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, parseCommandLine,
+  policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
+  withBytes, writeFileNoFollow,
 } from "./load.mjs";
 
 const USAGE = `usage:
   evidence-check check BUNDLE.json [--out ARTIFACT.md] [--json] [--now ISO-8601] [--compat reference]
                        [--lang zh|en] [--policy reference|documents|POLICY.json] [--review-key-env NAME]
-  evidence-check check DIR [--jobs N] [--json] [--out DIR] [same options]
-  evidence-check check - [--jobs N] [same options]          (JSON Lines in, JSON Lines out)
+  evidence-check check DIR [--jobs N] [--json] [--out DIR] [--no-render] [same options]
+  evidence-check check - [--jobs N] [--no-render] [same options]   (JSON Lines in, JSON Lines out)
   evidence-check check BUNDLE.json --mcp "COMMAND ARGS…" [--mcp-tool NAME] [--mcp-arg NAME]
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
+  evidence-check serve [--port N]
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
   evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json [--out …]
-  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose] [--lang zh|en]
+                        [--policy reference|documents|POLICY.json]
   evidence-check --help | --version
 
 check   assesses the bundle's report against its sources and reviews, prints the
@@ -30,14 +32,18 @@ check   assesses the bundle's report against its sources and reviews, prints the
         with --out (missing directories are made). --json prints one JSON document,
         {error: {code, message, issues}} when the input is unusable.
         Exit code: 0 reviewed_candidate, 1 needs_review or partial, 2 invalid,
-        3 unusable input.
+        3 unusable input or a wrong command line, 4 some bundles of a directory
+        or stream could not be read (the others' results are still written).
         Given a directory, checks every *.json bundle in it on N worker threads
         (default: the number of cores), prints a summary (a progress bar on a
         terminal), or with --json one JSON line per bundle with its whole result;
-        --out DIR writes each bundle's artifact there as NAME.md. Exits with the
-        worst code of all bundles.
+        --out DIR writes each bundle's artifact there as NAME.md. A JSON file
+        that is not a bundle (a stray package.json) is reported and skipped.
+        Exits with the worst code of all bundles (4 once one could not be read).
         Given -, reads one bundle per line from stdin and writes one JSON line per
         bundle to stdout, in input order, on N worker threads.
+        --no-render: no artifact, each result the assessment only (status,
+        claims, issues).
         --policy sets the limits and vocabularies: reference (the default, the
         article's), documents (for real documents) or a policy JSON file.
         --review-key-env NAME: every review must carry an HMAC signature made with
@@ -51,17 +57,20 @@ check   assesses the bundle's report against its sources and reviews, prints the
         --compat reference renders with the reference's escaping (byte-identical to
         it, weaker: bare URLs autolink) instead of the hardened default.
 import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
-digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).`;
+digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).
+serve   serves the in-browser checker from the installed package on
+        http://127.0.0.1:N/ (default 8080; 0 picks a free port) until Ctrl-C.`;
 
 /** The exit status after a closed stdout: a SIGPIPE's, never one of the status codes. */
 const BROKEN_PIPE = 141;
 
-const usage = (message) => new (errorClass("UsageError"))("usage", message);
+const usage = usageError;
 const refusal = (code, message) => new (errorClass("InputError"))(code, message);
 
 const OPTIONS = {
   out: { type: "string" },
   json: { type: "boolean" },
+  "no-render": { type: "boolean" },
   now: { type: "string" },
   lang: { type: "string" },
   compat: { type: "string" },
@@ -73,6 +82,7 @@ const OPTIONS = {
   "mcp-arg": { type: "string" },
   "mcp-timeout": { type: "string" },
   "mcp-max-bytes": { type: "string" },
+  port: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 };
@@ -85,17 +95,15 @@ function count(flag, text, min, max) {
   return n;
 }
 
+/** The options each command takes (any other is a usage error naming it). */
+const COMMAND_OPTIONS = { digest: [], serve: ["port"], check: Object.keys(OPTIONS).filter((k) => k !== "port") };
+
 /** The command line, read by util.parseArgs (`--flag value` and `--flag=value`). */
 function readArgs(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    const flag = /'(-[^' ]+)/.exec(String(e?.message))?.[1];
-    if (e?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw usage(`unknown option ${flag}`);
-    if (e?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(e.message)) throw usage(`${flag} needs a value`);
-    throw usage(String(e?.message ?? e));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
+  const allowed = COMMAND_OPTIONS[parsed.positionals[0]];
+  const stray = allowed && Object.keys(parsed.values).find((k) => !allowed.includes(k) && k !== "help" && k !== "version");
+  if (stray) throw usage(`${parsed.positionals[0]} takes no --${stray}`);
   const v = parsed.values;
   if (v.lang !== undefined && v.lang !== "zh" && v.lang !== "en") throw usage('--lang takes "zh" or "en"');
   if (v.compat !== undefined && v.compat !== "reference") throw usage('--compat takes "reference"');
@@ -103,6 +111,7 @@ function readArgs(argv) {
     positional: parsed.positionals,
     out: v.out,
     json: v.json ?? false,
+    noRender: v["no-render"] ?? false,
     now: v.now,
     lang: v.lang ?? localeLang(),
     compat: v.compat,
@@ -114,25 +123,10 @@ function readArgs(argv) {
     mcpArg: v["mcp-arg"],
     mcpTimeout: count("--mcp-timeout", v["mcp-timeout"], 1, 2 ** 31 - 1),
     mcpMaxBytes: count("--mcp-max-bytes", v["mcp-max-bytes"], 1, Number.MAX_SAFE_INTEGER),
+    port: count("--port", v.port, 0, 65535),
     help: v.help ?? false,
     version: v.version ?? false,
   };
-}
-
-/**
- * --policy: every field's value, read by the core from a preset's name or a policy JSON
- * file (an unknown field is an error naming it); undefined without --policy.
- */
-function policyArg(lib, value) {
-  if (value === undefined) return undefined;
-  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
-  if (!existsSync(value)) throw usage(`--policy takes "reference", "documents" or a policy JSON file; ${value} is none of them`);
-  try {
-    return lib.parsePolicy(readInputFile(value));
-  } catch (e) {
-    if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
-    throw e;
-  }
 }
 
 /** The HMAC key of --review-key-env, from the environment only. */
@@ -145,7 +139,8 @@ function reviewKey(name) {
 
 /** checkBundle's options from the command line. */
 function checkOptions(lib, opts) {
-  const options = { render: true, lang: opts.lang };
+  if (opts.noRender && opts.out !== undefined) throw usage("--out writes artifacts; --no-render makes none");
+  const options = { render: !opts.noRender, lang: opts.lang };
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
   const policy = policyArg(lib, opts.policy);
@@ -156,6 +151,9 @@ function checkOptions(lib, opts) {
 }
 
 const print = (text) => write(terminalSafe(text) + "\n");
+
+/** A file name for a line of output: its line feeds too shown as ⟦U+000A⟧, so that it stays on its line. */
+const nameSafe = (name) => terminalSafe(name).replaceAll("\n", "⟦U+000A⟧");
 
 /** Writes to stdout; resolves once stdout can take more (backpressure). */
 function write(text) {
@@ -201,12 +199,6 @@ function isDirectory(path) {
   } catch {
     return false;
   }
-}
-
-/** Writes a file, making its missing parent directories. */
-function writeFileMaking(path, content) {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(path, content);
 }
 
 /** At most this many bundles make one worker task (a chunk)… */
@@ -285,8 +277,9 @@ async function checkDirectory(opts, options, inputLimit) {
   const jobs = opts.jobs ?? availableParallelism();
   const tty = process.stderr.isTTY && !opts.json;
   const started = performance.now();
-  const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0 };
+  const counts = { reviewed_candidate: 0, needs_review: 0, partial: 0, invalid: 0, unusable: 0, skipped: 0 };
   const failures = [];
+  const skips = [];
   let worst = 0;
   let done = 0;
   // Chunks of up to CHUNK_BUNDLES files, smaller for a few files, so that every job gets several.
@@ -297,8 +290,15 @@ async function checkDirectory(opts, options, inputLimit) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
-      if (b.error) failures.push(`  ${path}: ${b.error.code}: ${b.error.message}`);
-      if (b.artifact !== undefined) writeFileSync(join(opts.out, basename(path, ".json") + ".md"), b.artifact);
+      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
+      if (b.skipped) skips.push(nameSafe(`  ${path}: skipped: ${b.skipped.code}: ${b.skipped.message}`));
+      // A stray file's NAME.md (not a bundle, no artifact of ours) is left alone.
+      if (opts.out !== undefined && !b.skipped) {
+        const target = join(opts.out, basename(path, ".json") + ".md");
+        // No artifact (invalid, not rendered, unusable): an earlier run's is removed, not left as if current.
+        if (b.artifact !== undefined) writeFileNoFollow(target, b.artifact);
+        else removeStale(target);
+      }
       done++;
       if (tty && (done % 64 === 0 || done === files.length)) {
         const width = 30;
@@ -309,14 +309,16 @@ async function checkDirectory(opts, options, inputLimit) {
     return opts.json ? write(chunk.json) : undefined;
   });
   if (tty) process.stderr.write("\n");
+  const checked = files.length - counts.skipped;
   if (!opts.json) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = [`checked ${files.length} bundles in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} bundles/s)`];
+    const lines = [`checked ${checked} bundle${checked === 1 ? "" : "s"} in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(checked / seconds).toFixed(0)} bundles/s)`];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
-    lines.push(...failures);
-    if (opts.out !== undefined) lines.push(`artifacts: ${opts.out}`);
+    lines.push(...failures, ...skips);
+    if (opts.out !== undefined) lines.push(`artifacts: ${nameSafe(opts.out)}`);
     await print(lines.join("\n"));
   }
+  if (checked === 0) throw refusal("no_bundles", `${dir} holds no bundle (every *.json file in it was skipped as not a bundle); nothing was checked`);
   return worst;
 }
 
@@ -483,7 +485,7 @@ async function check(lib, opts) {
   const bytes = readInputBytes(path, inputLimit);
   const text = opts.mcp === undefined ? undefined : decodeInput(bytes, path);
   const result = opts.mcp === undefined ? withBytes(lib.checkBundle, bytes, path, options) : await checkViaMcp(lib, opts, path, text, options);
-  if (opts.out !== undefined && result.artifact) writeFileMaking(opts.out, result.artifact.content);
+  if (opts.out !== undefined && result.artifact) writeFileNoFollow(opts.out, result.artifact.content);
   if (opts.json) {
     await write(jsonOut(result));
   } else {
@@ -495,7 +497,8 @@ async function check(lib, opts) {
     }
     await print(printTable(result, bundle));
     if (opts.out !== undefined) {
-      await print(result.artifact ? `artifact: ${opts.out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${opts.out}`);
+      const out = nameSafe(opts.out);
+      await print(result.artifact ? `artifact: ${out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${out}`);
     }
   }
   return STATUS_EXIT[result.assessment.status];
@@ -505,6 +508,25 @@ async function digest(lib, opts) {
   if (opts.positional.length !== 2) throw usage("digest takes one FILE");
   await write(lib.digestText(readInputFile(opts.positional[1])) + "\n");
   return 0;
+}
+
+/** `serve [--port N]`: the page (www/) on 127.0.0.1 until SIGINT or SIGTERM; exit 0 then. */
+async function serve(opts) {
+  if (opts.positional.length !== 1) throw usage("serve takes no argument but --port N");
+  const { startServer } = await import("./serve.mjs");
+  const port = opts.port ?? 8080;
+  let server;
+  try {
+    server = await startServer({ port });
+  } catch (e) {
+    throw refusal("port_unavailable", `cannot listen on 127.0.0.1:${port} (${e?.code ?? e}); choose another with --port N, or --port 0 for a free one`);
+  }
+  await print(`evidence-check page: ${server.url}  (Ctrl-C to stop)`);
+  return new Promise((done) => {
+    const stop = () => server.close().then(() => done(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
 }
 
 export async function main(argv) {
@@ -527,6 +549,8 @@ export async function main(argv) {
         return await check(lib, opts);
       case "digest":
         return await digest(lib, opts);
+      case "serve":
+        return await serve(opts);
       default:
         throw usage(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
     }

@@ -1,10 +1,11 @@
 // The CLI's importers: `import anthropic|bedrock|openai|gemini` (a model API's request and
 // its response with citations → a bundle) and `locate` (a draft bundle with quote-only
 // citations → a bundle). Both write a bundle that `evidence-check check` takes.
-import { writeFileSync, mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { describeError, errorClass, loadExtras, localeLang, readInputFile, terminalSafe } from "./load.mjs";
+import {
+  describeError, loadExtras, localeLang, MAX_INPUT_BYTES, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
+} from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
@@ -13,6 +14,7 @@ export const IMPORT_USAGE = `usage:
   evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json
                  [--out BUNDLE.json] [--tenant T] [--user U] [--fetched-at ISO-8601] [--title TITLE] [--lang zh|en]
   evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace exact|loose] [--lang zh|en]
+                 [--policy reference|documents|POLICY.json]
 
 import anthropic  makes a bundle from a Messages API request (its document blocks are the
                   sources) and its response (each cited text block a claim). The scope is
@@ -28,30 +30,28 @@ locate            locates every quote-only citation ({source_id, quote, prefix?,
                   occurrence?}) of the draft's report in its sources, by exact match;
                   absent or ambiguous quotes are listed and left out (their claims can
                   only be insufficient). --whitespace loose matches whitespace runs
-                  loosely (the report then says so in a gap).
+                  loosely (the report then says so in a gap). --policy sets the
+                  limits (sources, bytes a source, claims, citations a claim) as
+                  for check; --lang the messages' language.
 Both write the bundle to --out (or stdout) and what they found to stderr.
 Exit code: 0 done, 1 some quotes were not located (locate) or some citations not checked
 (import bedrock|openai|gemini), 3 unusable input.`;
 
 const PROVIDERS = { bedrock: "fromBedrockResponse", openai: "fromOpenAIResponse", gemini: "fromGeminiResponse" };
 
-const usage = (message) => new (errorClass("UsageError"))("usage", message);
+const usage = usageError;
 
 function write(out, bundle) {
   const text = JSON.stringify(bundle, null, 2) + "\n";
   if (out === undefined) process.stdout.write(text);
-  else {
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, text);
-  }
+  else writeFileNoFollow(out, text);
 }
 
-function options(argv, spec) {
-  try {
-    return parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw usage(e.message);
-  }
+const options = (argv, spec) => parseCommandLine(argv, spec);
+
+/** Options of check that the library's importer cannot take: refused by name, never dropped. */
+function refuseMissing(values, command, names) {
+  for (const [flag, option] of names) if (values[flag] !== undefined) throw usage(`${command} takes no --${flag}: fromAnthropicMessage has no ${option} option`);
 }
 
 /** `import anthropic REQUEST RESPONSE`: the bundle, and a summary on stderr. */
@@ -63,8 +63,12 @@ export function importAnthropic(lib, argv) {
     "fetched-at": { type: "string" },
     "source-ids": { type: "string" },
     "uncited-as-gaps": { type: "boolean", default: false },
+    policy: { type: "string" },
+    lang: { type: "string" },
     title: { type: "string" },
   });
+  // --title names the report (the bundle's, set here); policy and lang are not the importer's.
+  refuseMissing(values, "import anthropic", [["policy", "policy"], ["lang", "lang"]]);
   if (positionals[0] !== "anthropic") throw usage(`import takes anthropic, bedrock, openai or gemini, not ${positionals[0] ?? "nothing"}`);
   if (positionals.length !== 3) throw usage("import anthropic takes REQUEST.json and RESPONSE.json");
   const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, uncitedAsGaps: values["uncited-as-gaps"] };
@@ -133,10 +137,28 @@ export function locate(lib, argv) {
     out: { type: "string" },
     whitespace: { type: "string", default: "exact" },
     lang: { type: "string" },
+    policy: { type: "string" },
   });
   if (positionals.length !== 1) throw usage("locate takes one DRAFT_BUNDLE.json");
+  if (values.whitespace !== "exact" && values.whitespace !== "loose") throw usage('--whitespace takes "exact" or "loose"');
+  if (values.lang !== undefined && values.lang !== "zh" && values.lang !== "en") throw usage('--lang takes "zh" or "en"');
   const opts = { whitespace: values.whitespace, lang: values.lang ?? localeLang() };
-  const { bundle, located, issues } = lib.locateBundle(readInputFile(positionals[0]), opts);
+  // locateBundle takes no policy, only its limits: they are passed; its vocabularies stay the reference's.
+  const policy = policyArg(lib, values.policy);
+  if (policy !== undefined) Object.assign(opts, { maxSources: policy.max_sources, maxSourceBytes: policy.max_source_bytes, maxClaims: policy.max_claims, maxCitations: policy.max_citations });
+  const text = readInputFile(positionals[0], policy?.max_input_bytes ?? MAX_INPUT_BYTES);
+  let result;
+  try {
+    result = lib.locateBundle(text, opts);
+  } catch (e) {
+    const rules = ["kinds", "filename", "identifier", "scope_id"];
+    const reference = policy && lib.parsePolicy("reference");
+    if (e?.code === "contract" && policy && rules.some((r) => policy[r] !== reference[r])) {
+      e.message += ` (locate applies only --policy's limits: the library's locateBundle takes no policy, so its filename, kind and id rules stay the reference's)`;
+    }
+    throw e;
+  }
+  const { bundle, located, issues } = result;
   write(values.out, bundle);
   const lines = [`located ${located.length} quote${located.length === 1 ? "" : "s"}${located.some((l) => l.whitespace === "loose") ? " (some loosely: see the report's gaps)" : ""}`];
   for (const i of issues) {

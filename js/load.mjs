@@ -2,9 +2,13 @@
 // the repository.
 import { isUtf8 } from "node:buffer";
 import { createRequire } from "node:module";
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -86,6 +90,56 @@ export function errorClass(name) {
   made.set(name, C);
   return C;
 }
+
+/** A wrong command line: code "usage", exit 3. */
+export function usageError(message) {
+  return new (errorClass("UsageError"))("usage", message);
+}
+
+/**
+ * The command line, read by util.parseArgs (`--flag value` and `--flag=value`, unknown
+ * options refused). A refusal is a usage error that names the option, never Node's own
+ * text (which tells a user to put the option after `--`).
+ */
+export function parseCommandLine(argv, options) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const text = String(e?.message ?? e);
+    // Node names the option in its first quotes: '--x', '--out <value>', '-h, --help'.
+    const quoted = /'([^']*)'/.exec(text)?.[1] ?? "";
+    const flag = /--[^\s,<']+/.exec(quoted)?.[0] ?? /-[^\s,<']+/.exec(quoted)?.[0] ?? "an option";
+    if (e?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw usageError(`unknown option ${flag}`);
+    if (e?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      throw usageError(/argument missing/.test(text) ? `${flag} needs a value` : `${flag} takes no value`);
+    }
+    throw usageError(`the command line cannot be read (${e?.code ?? "error"})`);
+  }
+}
+
+/**
+ * --policy: every field's value, read by the core (`lib.parsePolicy`) from a preset's
+ * name or a policy JSON file (an unknown field is an error naming it and the file);
+ * undefined without --policy.
+ */
+export function policyArg(lib, value) {
+  if (value === undefined) return undefined;
+  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
+  if (!existsSync(value)) {
+    // A name that looks like a file is a missing file; anything else a preset that does not exist.
+    if (/[\\/]|\.json$/i.test(value)) throw usageError(`--policy: the policy file ${value} does not exist`);
+    throw usageError(`--policy takes "reference", "documents" or a policy JSON file; ${value} is neither a preset nor an existing file`);
+  }
+  try {
+    return lib.parsePolicy(readInputFile(value));
+  } catch (e) {
+    if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
+    throw e;
+  }
+}
+
+/** The exit code of a directory or a stream in which some bundles could not be read (the others' results are written). */
+export const SOME_UNREADABLE_EXIT = 4;
 
 /** The largest input file read: the core's default `maxInputBytes` (16 MiB). */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -226,4 +280,47 @@ export function describeError(err) {
 /** An error as data: `{code, message, issues}` (issues: the contract's violations, or []). */
 export function errorData(err) {
   return { code: err?.code ?? "error", message: String(err?.message ?? err), issues: Array.isArray(err?.issues) ? err.issues : [] };
+}
+
+/**
+ * Writes `content` to `path` without ever writing through what is already there: the text
+ * goes to a new file created exclusively beside it (`wx`, which also refuses a symlink at
+ * that name), which is then renamed over `path`. A symlink or hard link at `path` is
+ * replaced by the new file; the file it pointed to is never opened. Missing parent
+ * directories are made.
+ */
+export function writeFileNoFollow(path, content) {
+  const dir = dirname(resolve(path));
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let fd = openSync(temp, "wx", 0o666);
+  try {
+    const bytes = Buffer.from(content);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {}
+    throw e;
+  }
+}
+
+/**
+ * Removes what an earlier run left at `path` (a file, or a symlink itself, never what it
+ * points to); true when something was removed. A directory or nothing there is left alone.
+ */
+export function removeStale(path) {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return false;
+  }
+  if (st.isDirectory()) return false;
+  unlinkSync(path);
+  return true;
 }

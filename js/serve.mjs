@@ -4,11 +4,20 @@
 // is served and nothing leaves the machine: the page does all its work in the browser.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { dirname, extname, join, resolve, sep } from "node:path";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const ROUTES = [
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "..");
+// In the npm package this file is bin/serve.mjs (`evidence-check serve`): the web build is
+// web/, and www/ ships with the Markdown library in www/vendor/ (js/assemble.mjs).
+const PACKAGED = basename(HERE) === "bin";
+const ROUTES = PACKAGED ? [
+  ["/pkg/", join(ROOT, "web")],
+  ["/examples/", join(ROOT, "examples")],
+  ["/status.mjs", join(HERE, "status.mjs")],
+  ["/", join(ROOT, "www")],
+] : [
   ["/pkg/", join(ROOT, "pkg", "web")],
   ["/examples/", join(ROOT, "examples")],
   ["/status.mjs", join(ROOT, "js", "status.mjs")],
@@ -89,7 +98,8 @@ export function startServer({ port = 8080, host = "127.0.0.1" } = {}) {
     server.once("error", fail);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      ok({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => server.close(done)) });
+      // close() also ends idle keep-alive connections, which would hold it open for seconds.
+      ok({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => (server.close(done), server.closeIdleConnections())) });
     });
   });
 }

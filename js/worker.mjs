@@ -5,7 +5,7 @@
 // the check). A string, not UTF-8 bytes: the bytes' buffers, outside the heap, piled up
 // between collections (check -'s peak memory grew by 23 MiB from 1,000 to 10,000 lines).
 import { workerData } from "node:worker_threads";
-import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, STATUS_EXIT, UNUSABLE_EXIT, withBytes } from "./load.mjs";
+import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, SOME_UNREADABLE_EXIT, STATUS_EXIT, withBytes } from "./load.mjs";
 
 let lib;
 
@@ -28,6 +28,27 @@ function blankLine(bytes) {
   return true;
 }
 
+/** A bundle's top-level fields: a JSON file with none of them is not a bundle. */
+const BUNDLE_KEYS = ["scope", "sources", "report", "reviews", "import_notes"];
+
+/**
+ * Why a directory's file that checkBundle refused is not a bundle at all (a stray
+ * package.json): JSON that is not an object, or an object with no bundle field; undefined
+ * for anything else (broken JSON, a bundle that breaks its contract).
+ */
+function notABundle(bytes) {
+  let value;
+  try {
+    value = JSON.parse(decodeInput(bytes));
+  } catch {
+    return undefined;
+  }
+  const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value !== "object" ? `a ${typeof value}` : undefined;
+  if (kind) return `not a bundle (JSON ${kind}, not an object); skipped`;
+  if (!BUNDLE_KEYS.some((k) => Object.hasOwn(value, k))) return `not a bundle (a JSON object without scope, sources or report); skipped`;
+  return undefined;
+}
+
 /**
  * One bundle's result, `tag` (its path or line number) first: the whole result, or `error`
  * ({code, message, issues}) when it could not be checked; undefined for a line of white
@@ -36,8 +57,8 @@ function blankLine(bytes) {
  */
 function checkOne(item, bytes, options, inputLimit) {
   if (item.error) return { ...item.tag, error: item.error };
+  let input;
   try {
-    let input;
     if (item.at === undefined) input = readInputBytes(item.path, inputLimit);
     else {
       const end = item.end > item.at && bytes[item.end - 1] === 0x0d ? item.end - 1 : item.end;
@@ -47,20 +68,25 @@ function checkOne(item, bytes, options, inputLimit) {
     lib ??= loadPackage();
     return { ...item.tag, ...withBytes(lib.checkBundle, input, item.path, options) };
   } catch (err) {
+    // A directory's stray JSON file (not a stream's line: every line is meant as a bundle).
+    const stray = item.path !== undefined && input !== undefined ? notABundle(input) : undefined;
+    if (stray) return { ...item.tag, skipped: { code: "not_a_bundle", message: stray } };
     return { ...item.tag, error: errorData(err) };
   }
 }
 
 /**
  * A chunk's results as the main thread takes them: `json`, their JSON lines (with `json`
- * set; else ""), and per bundle `{exit, status, error?: {code, message}, artifact?}`
- * (`status` "unusable" for an error; the artifact's content only with `artifacts` set).
+ * set; else ""), and per bundle `{exit, status, error?: {code, message}, skipped?, artifact?}`
+ * (`status` "unusable" for an error, exit 4; "skipped" for a file that is not a bundle,
+ * exit 0; the artifact's content only with `artifacts` set).
  */
 export function collect(results, { json, artifacts }) {
   let lines = "";
   const bundles = results.map((r) => {
     if (json) lines += jsonOut(r, 0);
-    if (r.error) return { exit: UNUSABLE_EXIT, status: "unusable", error: { code: r.error.code, message: r.error.message } };
+    if (r.skipped) return { exit: 0, status: "skipped", skipped: r.skipped };
+    if (r.error) return { exit: SOME_UNREADABLE_EXIT, status: "unusable", error: { code: r.error.code, message: r.error.message } };
     const b = { exit: STATUS_EXIT[r.assessment.status], status: r.assessment.status };
     if (artifacts && r.artifact) b.artifact = r.artifact.content;
     return b;

@@ -22,12 +22,14 @@ step_rust() {
 }
 
 step_wasm() {
+  # The build runs cargo, wasm-bindgen and wasm-opt (npm's binaryen) itself; the wasm tests
+  # run under wasm-bindgen-test-runner, which wasm-bindgen-cli installs too.
   step_rust
   local want have
   want=$(pinned_bindgen)
   [ -n "$want" ] || { log "no wasm-bindgen = \"=X\" pin found in js-api/Cargo.toml"; exit 1; }
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-  if [ "$have" != "$want" ]; then
+  if [ "$have" != "$want" ] || ! command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
     log "installing wasm-bindgen-cli $want (about 4 minutes; found '${have:-none}')"
     # --locked fails for some releases (a locked dependency is gone from the registry).
     cargo install wasm-bindgen-cli --version "$want" --force

@@ -24,11 +24,14 @@ pub const MAX_ARTIFACT_BYTES: usize = 24_000;
 /// How text from the report and the sources is escaped in the artifact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Escaping {
-    /// The default: every ASCII punctuation character is backslash-escaped and invisible
-    /// format and control characters are shown as `⟦U+XXXX⟧`, so that CommonMark and
-    /// GitHub-flavoured renderers make no element from the text (no link, autolink,
-    /// image, HTML, heading, table, list, code, emphasis or footnote), it stays on its
-    /// line, and it displays as its bytes (no bidirectional reordering).
+    /// The default: a word that GitHub could make a link, a mention or a reference of
+    /// (an e-mail address, a URL, `@name`, `#123`, `GH-123`, a commit SHA) is a code
+    /// span; in every other word each ASCII punctuation character is backslash-escaped.
+    /// Invisible format and control characters are shown as `⟦U+XXXX⟧` in both. So
+    /// CommonMark and GitHub-flavoured renderers make no element from the text but those
+    /// code spans (no link, autolink, image, HTML, heading, table, list, emphasis or
+    /// footnote), it stays on its line, it displays as its bytes (no bidirectional
+    /// reordering), and the rendered text is the text itself, whitespace collapsed.
     #[default]
     Hardened,
     /// Byte-identical to the reference's `literal()`: weaker — it leaves `:` `/` `@` and
@@ -48,7 +51,7 @@ impl Escaping {
     /// Appends `text`, escaped for the artifact, to `out`.
     pub fn write(self, out: &mut String, text: &str) {
         match self {
-            Escaping::Hardened => collapse_and_escape(out, text, hardened_plain, hardened_char),
+            Escaping::Hardened => write_hardened(out, text),
             Escaping::Reference => collapse_and_escape(out, text, literal_plain, literal_char),
         }
     }
@@ -97,14 +100,98 @@ fn collapse_and_escape(out: &mut String, text: &str, plain: impl Fn(char) -> boo
     out.push_str(text.get(run..).unwrap_or(""));
 }
 
-/// The hardened escaping (see [`Escaping::Hardened`]). `@` is shown as `⟦U+0040⟧`:
-/// cmark-gfm (GitHub) finds e-mail, `mailto:` and `xmpp:` autolinks in the text after
-/// backslash escapes and entities are decoded and joined, and GitHub turns `@name` into
-/// a mention that notifies `name`. Only a visible character between the local part and
-/// the domain stops both; an invisible one (a word joiner) would be carried unseen into
-/// every copy of the text, and `@name` after it would still notify.
+/// The hardened escaping (see [`Escaping::Hardened`]).
 pub fn hardened(text: &str) -> String {
     Escaping::Hardened.text(text)
+}
+
+/// Appends `text` in the hardened escaping: whitespace collapsed as the reference does,
+/// then each word either in a code span (when GitHub could make a link, a mention or a
+/// reference of it, see [`github_could_link`]) or backslash-escaped.
+fn write_hardened(out: &mut String, text: &str) {
+    let mut first = true;
+    for word in text.split(is_python_space).filter(|w| !w.is_empty()) {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        if github_could_link(word) {
+            write_code_span(out, word);
+        } else {
+            collapse_and_escape(out, word, hardened_plain, hardened_char);
+        }
+    }
+}
+
+/// True when GitHub could turn some of `word` (no whitespace in it) into a link, a
+/// mention or a reference once it is rendered as text, whatever the escapes: cmark-gfm
+/// finds e-mail, `mailto:` and `xmpp:` autolinks after escapes are decoded, and GitHub
+/// finds `@name`, `#123`, `owner/repo#123`, `GH-123`, `user@sha` and commit SHAs in
+/// the rendered text. Code spans are left alone by both. Deliberately wider than those
+/// rules: any `@` or `#`, any `://` or `www.`, `GH-` before a digit, and any run of 7 or
+/// more ASCII letters and digits that are all hex digits. A shown character (written as
+/// `⟦U+XXXX⟧`) is never ASCII alphanumeric, so it ends a run as its marker does.
+fn github_could_link(word: &str) -> bool {
+    let b = word.as_bytes();
+    if b.iter().any(|&c| c == b'@' || c == b'#') {
+        return true;
+    }
+    let at = |i: usize, pat: &[u8]| b.get(i..i + pat.len()).is_some_and(|s| s.eq_ignore_ascii_case(pat));
+    let mut run = 0usize;
+    let mut hex = true;
+    for (i, &c) in b.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            run += 1;
+            hex &= c.is_ascii_hexdigit();
+            continue;
+        }
+        if run >= 7 && hex {
+            return true;
+        }
+        run = 0;
+        hex = true;
+        let starts = match c {
+            b':' => at(i, b"://"),
+            b'.' => i >= 3 && at(i - 3, b"www."),
+            b'-' => i >= 2 && at(i - 2, b"gh-") && b.get(i + 1).is_some_and(u8::is_ascii_digit),
+            _ => false,
+        };
+        if starts {
+            return true;
+        }
+    }
+    run >= 7 && hex
+}
+
+/// Appends `word` as a code span: a fence one backtick longer than the longest run of
+/// backticks in it, a space inside each fence when the word starts or ends with a
+/// backtick (CommonMark strips one from each end), and every shown character as
+/// `⟦U+XXXX⟧`. Nothing inside is escaped: a code span shows its text as it is.
+fn write_code_span(out: &mut String, word: &str) {
+    let (mut longest, mut run) = (0, 0);
+    for c in word.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let pad = word.starts_with('`') || word.ends_with('`');
+    let fence = |out: &mut String| (0..=longest).for_each(|_| out.push('`'));
+    fence(out);
+    if pad {
+        out.push(' ');
+    }
+    let mut prev = None;
+    for c in word.chars() {
+        if crate::visible::is_shown(prev, c) {
+            crate::visible::push_shown(out, c);
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    if pad {
+        out.push(' ');
+    }
+    fence(out);
 }
 
 /// Letters, digits and CJK ideographs are never shown nor escaped (the fast path of a
@@ -115,11 +202,10 @@ fn hardened_plain(ch: char) -> bool {
     ch.is_ascii_alphanumeric() || matches!(ch, '\u{4e00}'..='\u{9fff}' | '\u{3001}'..='\u{303f}' | '\u{ff01}'..='\u{ff5e}')
 }
 
-/// One character of the hardened escaping that is not [`hardened_plain`] nor a space.
+/// One character of the hardened escaping outside a code span that is not
+/// [`hardened_plain`] nor a space.
 fn hardened_char(out: &mut String, prev: Option<char>, ch: char) {
-    if ch == '@' {
-        crate::visible::push_shown(out, ch);
-    } else if ch.is_ascii_punctuation() {
+    if ch.is_ascii_punctuation() {
         out.push('\\');
         out.push(ch);
     } else if crate::visible::is_shown(prev, ch) {
@@ -393,13 +479,16 @@ pub fn render_checked_detailed(
             o.push(')');
         }
         o.push_str("\n\n");
+        // The reference's continuation lines have one space, which ends the list item;
+        // hardened ones have the two that keep them inside it.
+        let indent = if escaping == Escaping::Hardened { " " } else { "" };
         if !claim.rationale.is_empty() {
-            o.push_str(t.rationale);
+            push_all(o, &[indent, t.rationale]);
             lit(o, &claim.rationale);
             o.push_str("\n\n");
         }
         if let Some(review) = checked.reviews.get(claim.claim_id.as_str()) {
-            o.push_str(t.review);
+            push_all(o, &[indent, t.review]);
             lit(o, review.verdict.as_str());
             o.push_str(t.sep);
             lit(o, &review.note);
@@ -448,7 +537,13 @@ pub fn render_checked_detailed(
         lit(o, &snapshot.spec.title);
         push_all(o, &["\n\n", t.source]);
         lit(o, &snapshot.spec.locator);
-        push_all(o, &[t.kind, snapshot.spec.kind.as_str(), "\n\n", t.revision]);
+        o.push_str(t.kind);
+        // A kind is an identifier that a custom policy may widen: hardened escapes it too.
+        match escaping {
+            Escaping::Reference => o.push_str(snapshot.spec.kind.as_str()),
+            Escaping::Hardened => lit(o, snapshot.spec.kind.as_str()),
+        }
+        push_all(o, &["\n\n", t.revision]);
         push_number(o, citation.source_ref.revision);
         push_all(o, &[t.sha, &citation.source_ref.digest, "\n\n", t.fetched]);
         lit(o, &snapshot.fetched_at);

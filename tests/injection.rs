@@ -1,7 +1,7 @@
 //! Every payload of tests/data/injection/payloads.json, placed in each text field of a
 //! report and of its source spec, renders (hardened escaping) to Markdown whose
 //! elements under pulldown-cmark with every extension on are exactly those of the same
-//! artifact made from harmless text.
+//! artifact made from harmless text, apart from the code spans the escaping writes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -72,7 +72,8 @@ fn elements(markdown: &str) -> BTreeMap<String, usize> {
                         _ => String::new(),
                     }
             }
-            Event::End(_) | Event::Text(_) | Event::SoftBreak => continue,
+            // The hardened escaping writes a word GitHub could link as a code span.
+            Event::End(_) | Event::Text(_) | Event::SoftBreak | Event::Code(_) => continue,
             other => {
                 let s = format!("{other:?}");
                 s.split(['(', ' ']).next().unwrap_or("").to_owned()
@@ -111,5 +112,55 @@ fn the_reference_escaping_is_weaker_as_documented() {
     // the difference is shown on the text itself.)
     let url = "http://evil.example";
     assert!(Escaping::Reference.text(url).contains("http://"));
-    assert!(!Escaping::Hardened.text(url).contains("http://"));
+    assert!(Escaping::Hardened.text(url).starts_with('`'), "a code span: no link, the same text");
+}
+
+/// Whether each `Text` event holding `needle` is inside a list item.
+fn inside_items(markdown: &str, needle: &str) -> Vec<bool> {
+    let mut depth = 0usize;
+    let mut found = Vec::new();
+    for event in Parser::new_ext(markdown, Options::all()) {
+        match event {
+            Event::Start(pulldown_cmark::Tag::Item) => depth += 1,
+            Event::End(pulldown_cmark::TagEnd::Item) => depth -= 1,
+            Event::Text(t) if t.contains(needle) => found.push(depth > 0),
+            _ => {}
+        }
+    }
+    found
+}
+
+#[test]
+fn rationale_and_review_lines_stay_inside_their_list_item() {
+    for lang in [Lang::Zh, Lang::En] {
+        let md = artifact("rationale", "Because", lang);
+        // k2's rationale and k1's review note.
+        assert_eq!(inside_items(&md, "Because"), [true], "{md}");
+        assert_eq!(inside_items(&md, "Note"), [true], "{md}");
+        // One list of claims, one of conflicts and gaps.
+        assert_eq!(elements(&md).get("List"), Some(&2), "{md}");
+    }
+}
+
+#[test]
+fn a_kind_is_escaped_like_every_other_untrusted_field() {
+    // A custom policy with extended identifiers allows `@`, `.` and `+` in a kind.
+    for kind in ["a@b.example", "www.evil.example", "octocat", "jlord@a5c3785", "a5c3785ed8d6", "GH-26", "a_b_"] {
+        let scope = Scope { tenant_id: "t".into(), user_id: "u".into() };
+        let spec = SourceSpec { source_id: "s".into(), title: "S".into(), locator: "fixture:s".into(), filename: "s.md".into(), kind: SourceKind::Other(kind.into()) };
+        let clock = Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
+        let mut policy = evidence_check::Policy::documents();
+        policy.identifier = evidence_check::policy::IdRule::Extended;
+        let mut store = EvidenceStore::with_policy(vec![spec], policy, clock.clone()).unwrap();
+        let r = store.ingest(&scope, "s", "Intro.\n").unwrap();
+        let c1 = store.quote(&scope, &r, "Intro.", "c1").unwrap();
+        let claim = Claim { claim_id: "k1".into(), text: "Claim".into(), kind: ClaimKind::Fact, rationale: String::new(), citations: vec![c1] };
+        let report = Report { title: "R".into(), claims: vec![claim], conflicts: vec![], gaps: vec![] };
+        let hard = render_in(&scope, &report, &store, &[], &clock, Escaping::Hardened, None, Lang::En).unwrap().content;
+        let reference = render_in(&scope, &report, &store, &[], &clock, Escaping::Reference, None, Lang::En).unwrap().content;
+        let line = |md: &str| md.lines().find(|l| l.contains("; kind: ")).unwrap().to_owned();
+        assert_eq!(line(&hard), format!("Source: fixture\\:s; kind: {}", Escaping::Hardened.text(kind)));
+        assert_eq!(line(&reference), format!("Source: fixture:s; kind: {kind}"), "the reference writes it as it is");
+    }
+    assert_eq!(Escaping::Hardened.text("a_b_"), "a\\_b\\_", "escaped outside a code span");
 }

@@ -32,13 +32,22 @@ fn render_refuses_invalid_and_oversize() {
 fn hardened_escaping_leaves_no_markdown_and_shows_invisible_characters() {
     assert_eq!(
         hardened("  see http://x.y/a_b?c=1&d  www.example.org a@b.co <b> [x](y) | ~~z~~ :) "),
-        "see http\\:\\/\\/x\\.y\\/a\\_b\\?c\\=1\\&d www\\.example\\.org a⟦U+0040⟧b\\.co \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
+        "see `http://x.y/a_b?c=1&d` `www.example.org` `a@b.co` \\<b\\> \\[x\\]\\(y\\) \\| \\~\\~z\\~\\~ \\:\\)"
     );
+    // Every GitHub reference form is a code span, its text as it is; a fence is longer
+    // than any backtick run in the word, padded when the word starts or ends with one.
+    assert_eq!(hardened("Closes #12, GH-3 o/r#4 @x a5c3785 A5C3785ED8"), "Closes `#12,` `GH-3` `o/r#4` `@x` `a5c3785` `A5C3785ED8`");
+    assert_eq!(hardened("`#1` a``@b"), "`` `#1` `` ```a``@b```");
+    assert_eq!(hardened("#\u{200b}1"), "`#⟦U+200B⟧1`");
+    // Not links: six hex digits, a longer word with a hex prefix, gh- without a digit.
+    assert_eq!(hardened("a5c378 feedback deadbeefx gh-x"), "a5c378 feedback deadbeefx gh\\-x");
+    // A shown character ends a hex run as its marker does.
+    assert_eq!(hardened("abc\u{200b}defa"), "abc⟦U+200B⟧defa");
     assert_eq!(hardened("a\u{202e}b\u{200b}c\u{0}d\u{7f}"), "a⟦U+202E⟧b⟦U+200B⟧c⟦U+0000⟧d⟦U+007F⟧");
     assert_eq!(hardened("line\nbreak\u{2028}here"), "line break here");
     // The reference's escaping is kept byte for byte as the compat mode.
     assert_eq!(Escaping::Reference.text("http://x.y"), "http://x\\.y");
-    assert_eq!(Escaping::Hardened.text("http://x.y"), "http\\:\\/\\/x\\.y");
+    assert_eq!(Escaping::Hardened.text("http://x.y"), "`http://x.y`");
 }
 
 #[test]
@@ -83,12 +92,45 @@ mod same_as_before {
         out
     }
 
+    /// The words GitHub could link, by the rule in words: an `@` or a `#`; `://`, `www.`
+    /// or `gh-` and a digit, in any case; a run of 7 or more ASCII letters and digits, all hex.
+    fn could_link(word: &str) -> bool {
+        let lower = word.to_ascii_lowercase();
+        let gh = lower.match_indices("gh-").any(|(i, _)| lower[i + 3..].starts_with(|c: char| c.is_ascii_digit()));
+        let hex = word.split(|c: char| !c.is_ascii_alphanumeric()).any(|run| run.len() >= 7 && run.chars().all(|c| c.is_ascii_hexdigit()));
+        word.contains(['@', '#']) || lower.contains("://") || lower.contains("www.") || gh || hex
+    }
+
+    fn code_span(word: &str) -> String {
+        let longest = word.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest + 1);
+        let pad = if word.starts_with('`') || word.ends_with('`') { " " } else { "" };
+        let mut prev = None;
+        let mut inner = String::new();
+        for ch in word.chars() {
+            if is_shown(prev, ch) {
+                inner.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
+            } else {
+                inner.push(ch);
+            }
+            prev = Some(ch);
+        }
+        format!("{fence}{pad}{inner}{pad}{fence}")
+    }
+
     fn old_hardened(text: &str) -> String {
+        let words: Vec<String> = text
+            .split(is_python_space)
+            .filter(|w| !w.is_empty())
+            .map(|w| if could_link(w) { code_span(w) } else { old_escaped_word(w) })
+            .collect();
+        words.join(" ")
+    }
+
+    fn old_escaped_word(text: &str) -> String {
         collapse_and_escape(text, |out, prev, ch| {
             if ch.is_ascii_alphanumeric() || ('\u{4e00}'..='\u{9fff}').contains(&ch) {
                 out.push(ch);
-            } else if ch == '@' {
-                out.push_str(&format!("⟦U+{:04X}⟧", u32::from(ch)));
             } else if ch.is_ascii_punctuation() {
                 out.push('\\');
                 out.push(ch);
@@ -118,6 +160,8 @@ mod same_as_before {
     fn text() -> impl Strategy<Value = String> {
         let part = prop_oneof![
             "[a-z0-9]{1,4}",
+            "[0-9a-fA-F]{5,9}",
+            "(www\\.|://|[gG][hH]-[0-9]|@|#)",
             "[ \t\n\r\u{b}\u{c}\u{1c}-\u{1f}\u{85}\u{a0}\u{2028}\u{3000}]{1,3}",
             "[!-/:-@\\[-`{-~]{1,3}",
             "[\u{0}-\u{8}\u{7f}-\u{9f}\u{ad}\u{200b}-\u{200f}\u{202e}\u{2060}\u{3164}\u{e0001}\u{fe0f}\u{fe00}\u{e0100}]",

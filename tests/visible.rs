@@ -45,22 +45,24 @@ fn a_claim_of_only_invisible_characters_is_blank() {
 }
 
 #[test]
-fn an_at_sign_is_shown_in_hardened_text_only() {
-    assert_eq!(hardened("security@evil.example"), "security⟦U+0040⟧evil\\.example");
-    assert_eq!(hardened("ping @octocat"), "ping ⟦U+0040⟧octocat");
-    assert!(!hardened("a\u{2060}@b").contains('\u{2060}'), "no invisible character is carried");
+fn an_at_sign_is_kept_in_a_code_span_in_hardened_text() {
+    assert_eq!(hardened("security@evil.example"), "`security@evil.example`");
+    assert_eq!(hardened("ping @octocat"), "ping `@octocat`");
+    assert_eq!(hardened("a\u{2060}@b"), "`a⟦U+2060⟧@b`", "no invisible character is carried");
     assert_eq!(Escaping::Reference.text("a@b.c"), "a@b\\.c");
 }
 
 #[test]
 fn hardened_text_writes_every_character_by_its_rule() {
-    // Every character after a letter, an emoji and an ideograph: `@` shown, ASCII
+    // Every character after a letter, an emoji and an ideograph: `@` and `#` in a code span, ASCII
     // punctuation escaped, a shown character as ⟦U+XXXX⟧, anything else as it is (the
     // renderer's fast path for letters, digits and ideographs must agree with the rule).
     use evidence_check::visible::is_shown;
     for prev in ['a', '\u{2764}', '\u{4e00}'] {
         for c in (0..=0x10ffff).filter_map(char::from_u32).filter(|c| !c.is_whitespace() && !matches!(c, '\u{1c}'..='\u{1f}' | '\u{85}')) {
-            let expected = if c == '@' || is_shown(Some(prev), c) {
+            let expected = if c == '@' || c == '#' {
+                format!("`{prev}{c}`")
+            } else if is_shown(Some(prev), c) {
                 format!("{prev}⟦U+{:04X}⟧", u32::from(c))
             } else if c.is_ascii_punctuation() {
                 format!("{prev}\\{c}")

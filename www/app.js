@@ -1,14 +1,18 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText, fromAnthropicMessage, showInvisible } from "./pkg/evidence_check.js";
-import { STATUS_MEANING } from "./status.mjs";
+import init, { checkBundle, digestText, fromAnthropicMessage, reportJsonSchema, showInvisible } from "./pkg/evidence_check.js";
+import { WORDS, pickLang } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const STATES = ["supported", "pending_review", "insufficient", "disputed", "contradicted", "invalid"];
-const STATE_WORD = {
-  supported: "supported", pending_review: "pending review", insufficient: "insufficient",
-  disputed: "disputed", contradicted: "contradicted", invalid: "invalid",
-};
+
+// ---- language -----------------------------------------------------------------------
+
+/** The page's language ("en" or "zh"): the browser's, until the switch changes it. The
+ * library is called with the same `lang`, so its messages and the artifact match. */
+let lang = pickLang(navigator.language);
+/** The page's words in that language (www/i18n.js). */
+let W = WORDS[lang];
 
 /** Creates an element with attributes and children (strings become text nodes). */
 function el(tag, attrs = {}, ...children) {
@@ -30,12 +34,88 @@ function el(tag, attrs = {}, ...children) {
 const vis = (text) => showInvisible(String(text));
 
 const normalize = (text) => text.replace(/\r\n?/g, "\n");
-const codePoints = (text) => Array.from(text);
 
-function lineOf(cps, cp) {
-  let line = 1;
-  for (let i = 0; i < cp && i < cps.length; i++) if (cps[i] === "\n") line++;
-  return line;
+/** Where each line of `text` starts, in UTF-16 units (`at`) and in code points (`cp`), and
+ * the text's length in code points: one pass, no array of characters. */
+function lineIndex(text) {
+  const at = [0];
+  const cp = [0];
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    n++;
+    if (c === 10) {
+      at.push(i + 1);
+      cp.push(n);
+    }
+  }
+  return { at, cp, length: n };
+}
+
+/** The 0-based line holding code point `point`. */
+function lineAt(src, point) {
+  let lo = 0;
+  let hi = src.index.cp.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (src.index.cp[mid] <= point) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The 1-based line number of code point `point` (the repair hint's). */
+const lineOf = (src, point) => lineAt(src, point) + 1;
+
+/** The UTF-16 offset of code point `point`. */
+function unitAt(src, point) {
+  const line = lineAt(src, point);
+  let i = src.index.at[line];
+  for (let k = src.index.cp[line]; k < point && i < src.content.length; k++) i += src.content.codePointAt(i) > 0xffff ? 2 : 1;
+  return i;
+}
+
+/** The text of code points [start, end). */
+const slice = (src, start, end) => src.content.slice(unitAt(src, start), unitAt(src, Math.min(end, src.index.length)));
+
+/** The page's own text as nodes: `x` becomes a code element, _x_ an em element. */
+function rich(text) {
+  return text.split(/(`[^`]+`|_[^_]+_)/).filter(Boolean).map((part) =>
+    part.startsWith("`") ? el("code", { text: part.slice(1, -1) }) : part.startsWith("_") && part.endsWith("_") && part.length > 2 ? el("em", { text: part.slice(1, -1) }) : document.createTextNode(part));
+}
+
+/** Writes the page's own labels in the current language. */
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.title = W.title;
+  $("lang").value = lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.replaceChildren(...rich(W[node.dataset.t]));
+  for (const option of $("policy").options) {
+    option.textContent = option.value === "" ? W.policyLibraryDefault : option.value === defaultPolicy ? W.policyDefault(option.value) : option.value;
+  }
+}
+
+// ---- policy -------------------------------------------------------------------------
+
+/** The library's default policy: the preset whose JSON Schema equals the schema made with
+ * no policy (the schema states the policy). null if it is neither preset; the selector then
+ * offers "the library's default", which passes no policy. */
+let defaultPolicy = null;
+
+function setUpPolicy() {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const none = reportJsonSchema();
+  defaultPolicy = ["reference", "documents"].find((p) => same(reportJsonSchema({ policy: p }), none)) ?? null;
+  const select = $("policy");
+  if (defaultPolicy === null) select.prepend(el("option", { value: "" }));
+  select.value = defaultPolicy ?? "";
+}
+
+/** The options every library call that takes them gets: the policy chosen and the page's language. */
+function callOptions() {
+  const policy = $("policy").value;
+  return policy ? { policy, lang } : { lang };
 }
 
 // ---- errors ------------------------------------------------------------------------
@@ -61,7 +141,7 @@ function showErrors(summary, issues) {
     const path = typeof i.path === "string" ? i.path : "";
     list.append(el("li", {}, el("code", { text: path === "" ? "/" : path }), ": ", String(i.message ?? ""), " ", el("span", { class: "help", text: `(${i.code})` })));
   }
-  if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: `… and ${issues.length - listed} more` }));
+  if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: W.more(issues.length - listed) }));
   $("errors-summary").textContent = summary;
   $("errors").hidden = false;
 }
@@ -72,25 +152,84 @@ function hideErrors() {
 
 // ---- the check ---------------------------------------------------------------------
 
-function check(text, origin) {
+/** The last input checked, to check again in another language. */
+let last = null;
+
+/** `origin` names the input: a file's name, or a key of the page's words (W.originPasted). */
+async function check(text, origin) {
+  last = { text, origin };
+  const id = ++checks;
   // An error must never leave the previous verdict on screen.
   clearResult();
   hideErrors();
+  $("loading").textContent = W.checking;
+  const name = W[origin] ?? origin;
+  const answer = await checkOffThread(id, text, callOptions());
+  if (id !== checks) return; // a newer check was started meanwhile
+  $("loading").textContent = W.ready;
+  if (answer.error) {
+    const e = answer.error;
+    const issues = Array.isArray(e.issues) ? e.issues : [{ path: "", code: e.code ?? "error", message: e.message }];
+    showErrors(`${name}: ${e.message}`, issues);
+  } else show(answer.bundle, answer.result, answer.digests);
+}
+
+// ---- the check off the page's thread ------------------------------------------------
+
+/** How many checks were started: only the latest one's answer is shown. */
+let checks = 0;
+/** The compiled module, shared with the worker (it is not downloaded twice). */
+let wasmModule = null;
+let worker = null;
+const waiting = new Map();
+
+/** Checks in a module worker (www/check-worker.js), made at the first check so that the
+ * page's start fetches nothing more; where no worker can be made, checks here. */
+function checkOffThread(id, text, options) {
+  if (!worker && worker !== false) {
+    try {
+      worker = new Worker(new URL("check-worker.js", import.meta.url), { type: "module" });
+      worker.postMessage({ module: wasmModule });
+      worker.onmessage = ({ data }) => {
+        waiting.get(data.id)?.(data);
+        waiting.delete(data.id);
+      };
+      worker.onerror = (event) => {
+        // The worker itself failed (not a check: those answer with their error).
+        event.preventDefault();
+        for (const [key, done] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
+        waiting.clear();
+        worker.terminate();
+        worker = null;
+      };
+    } catch {
+      worker = false;
+    }
+  }
+  if (!worker) return Promise.resolve(checkHere(text, options));
+  return new Promise((done) => {
+    waiting.set(id, done);
+    worker.postMessage({ id, text, options });
+  });
+}
+
+function checkHere(text, options) {
   try {
-    const result = checkBundle(text, { policy: $("policy").value });
-    show(JSON.parse(text), result);
+    const result = checkBundle(text, options);
+    const bundle = JSON.parse(text);
+    return { result, bundle, digests: bundle.sources.map((s) => digestText(s.content)) };
   } catch (e) {
-    const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
-    showErrors(`${origin}: ${e?.message ?? e}`, issues);
+    return { error: { message: String(e?.message ?? e), code: e?.code, issues: Array.isArray(e?.issues) ? e.issues : undefined } };
   }
 }
 
-function show(bundle, result) {
+function show(bundle, result, digests) {
   const { assessment, artifact, render_error: renderError } = result;
-  const sources = new Map(bundle.sources.map((s) => {
+  const sources = new Map(bundle.sources.map((s, k) => {
     const content = normalize(s.content);
-    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, cps: codePoints(content), marks: [] }];
+    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, index: lineIndex(content), digest: digests[k], marks: [] }];
   }));
+  passages.clear();
   const issuesByCitation = new Map();
   for (const i of assessment.issues) if (!issuesByCitation.has(i.citation_id)) issuesByCitation.set(i.citation_id, i);
 
@@ -103,35 +242,39 @@ function show(bundle, result) {
   }
   for (const info of citations.values()) {
     const src = sources.get(info.citation.ref.source_id);
-    if (!info.issue && src) src.marks.push(info);
+    if (!info.issue && src) {
+      src.marks.push(info);
+      passages.set(String(info.n), { src, start: info.citation.start });
+    }
   }
 
   // Overview.
   const badge = $("badge");
   badge.className = `badge s-${assessment.status}`;
-  badge.textContent = assessment.status.replace("_", " ");
-  $("meaning").textContent = STATUS_MEANING[assessment.status] ?? "";
+  badge.textContent = W.status[assessment.status] ?? assessment.status;
+  $("meaning").textContent = W.meaning[assessment.status] ?? "";
   $("report-title").textContent = vis(bundle.report.title);
   $("report-digest").textContent = assessment.report_digest;
   const counts = {};
   for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
   $("counts").replaceChildren(
-    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: STATE_WORD[s] }), ` ${counts[s]}`)),
+    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: W.state[s] }), ` ${counts[s]}`)),
   );
 
-  // Claims.
-  const reviews = new Map((bundle.reviews ?? []).map((r) => [r.claim_id, r]));
+  // Claims, each with the reviews the checker counted (see countedReviews).
+  const { counted: reviews, refused } = countedReviews(bundle.reviews ?? [], assessment.issues);
+  showRefused(refused);
   $("claim-list").replaceChildren(
     ...bundle.report.claims.map((claim) => {
       const state = assessment.claims[claim.claim_id];
-      const review = reviews.get(claim.claim_id);
+      const counted = reviews.get(claim.claim_id) ?? [];
       const cites = (claim.citations ?? []).map((c) => {
         const info = citations.get(c.citation_id);
         return el("button", {
           type: "button",
           class: `cite${info.issue ? " invalid" : ""}`,
           "data-citation": c.citation_id,
-          "aria-label": info.issue ? `citation ${info.n} (${c.citation_id}) is invalid` : `show passage ${info.n} (${c.citation_id})`,
+          "aria-label": info.issue ? W.citationInvalid(info.n, c.citation_id) : W.showPassage(info.n, c.citation_id),
           onclick: () => (info.issue ? explainFocus(c.citation_id) : flash(info.n)),
         }, info.issue ? `✖ ${info.n}` : `[${info.n}]`);
       });
@@ -144,22 +287,22 @@ function show(bundle, result) {
         { "data-claim": claim.claim_id, "data-state": state },
         el("div", { class: "claim-head" },
           el("span", { class: "claim-id", text: vis(claim.claim_id) }),
-          el("span", { class: "kind", text: claim.kind === "fact" ? "fact" : "inference" }),
-          el("span", { class: `badge s-${state}`, "data-role": "state", text: STATE_WORD[state] ?? state }),
+          el("span", { class: "kind", text: claim.kind === "fact" ? W.fact : W.inference }),
+          el("span", { class: `badge s-${state}`, "data-role": "state", text: W.state[state] ?? state }),
         ),
         el("p", { class: "claim-text", text: vis(claim.text) }),
-        claim.rationale ? el("p", { class: "help" }, "Rationale: ", vis(claim.rationale)) : null,
-        review ? el("p", { class: "help" }, "Review: ", el("strong", { text: review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`) : null,
-        cites.length ? el("p", {}, "Citations: ", ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: "No citations." }),
+        claim.rationale ? el("p", { class: "help" }, W.rationale, vis(claim.rationale)) : null,
+        ...counted.map((review) => el("p", { class: "help", "data-role": "review" }, W.review, el("strong", { text: W.verdict[review.verdict] ?? review.verdict }), ` — ${vis(review.note)} (${vis(review.reviewed_at)})`)),
+        cites.length ? el("p", {}, W.citations, ...cites.flatMap((b, i) => (i ? [" ", b] : [b]))) : el("p", { class: "help", text: W.noCitations }),
         ...why,
       );
     }),
   );
   const cg = [
-    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: "Conflict " }), vis(c.claim_ids.join(", ")), ": ", vis(c.reason))),
-    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: "Gap: " }), vis(g))),
+    ...(bundle.report.conflicts ?? []).map((c) => el("li", {}, el("strong", { text: W.conflict }), vis(c.claim_ids.join(", ")), ": ", vis(c.reason))),
+    ...(bundle.report.gaps ?? []).map((g) => el("li", {}, el("strong", { text: W.gap }), vis(g))),
   ];
-  $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: "No conflicts or gaps recorded; that does not mean the sources are complete." })]));
+  $("conflicts-gaps").replaceChildren(...(cg.length ? cg : [el("li", { class: "help", text: W.noConflictsGaps })]));
 
   // Sources.
   $("source-list").replaceChildren(...[...sources.values()].map(renderSource));
@@ -172,7 +315,7 @@ function show(bundle, result) {
     $("artifact-digest").textContent = artifact.content_digest;
     renderPreview(artifact.content, $("preview"));
   } else {
-    $("artifact-none").textContent = renderError ? `Not rendered: ${renderError.message} (${renderError.code})` : "Not rendered.";
+    $("artifact-none").textContent = renderError ? W.notRenderedBecause(renderError.message, renderError.code) : W.notRendered;
     $("artifact-text").textContent = "";
     $("preview").replaceChildren();
   }
@@ -181,78 +324,171 @@ function show(bundle, result) {
   $("overview").scrollIntoView({ block: "start" });
 }
 
+/** The reviews the checker counted, by claim, and the issues of those it refused. The
+ * page applies no rule of its own: the assessment names every review it left out by its
+ * `review_index` (an issue with no citation: a duplicate, another scope's, one bound to
+ * another report digest, a bad signature). A refused review whose issue gives no index
+ * (no such result is known today) leaves its claim with no review shown, since the
+ * result does not say which of the claim's reviews was counted. */
+function countedReviews(reviews, issues) {
+  const refusedIndex = new Set();
+  const unknownClaims = new Set();
+  const refused = [];
+  for (const i of issues) {
+    if (i.citation_id !== null && i.citation_id !== undefined) continue;
+    refused.push(i);
+    if (Number.isInteger(i.review_index)) refusedIndex.add(i.review_index);
+    else unknownClaims.add(i.claim_id);
+  }
+  const counted = new Map();
+  reviews.forEach((r, index) => {
+    if (refusedIndex.has(index) || unknownClaims.has(r?.claim_id)) return;
+    if (!counted.has(r.claim_id)) counted.set(r.claim_id, []);
+    counted.get(r.claim_id).push(r);
+  });
+  return { counted, refused };
+}
+
+/** The refused reviews: code, index in the bundle's reviews, claim, and the checker's reason. */
+function showRefused(refused) {
+  const list = $("review-issues");
+  list.replaceChildren();
+  const listed = Math.min(refused.length, MAX_LISTED);
+  for (let k = 0; k < listed; k++) {
+    const i = refused[k];
+    const index = Number.isInteger(i.review_index) ? i.review_index : null;
+    list.append(el("li", { "data-code": i.code, "data-index": index ?? undefined },
+      el("code", { text: i.code }), " ",
+      W.refusedItem(index), W.of, el("code", { text: vis(i.claim_id) }), ": ", vis(String(i.message ?? ""))));
+  }
+  if (refused.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: W.more(refused.length - listed) }));
+  $("review-issues-box").hidden = refused.length === 0;
+}
+
+/** Where each valid citation's passage is (by its number as text): its source and start. */
+const passages = new Map();
+
 /** Why a citation failed, and where its quote does occur in the current text. */
 function explain(info, sources) {
   const { citation: c, issue, n } = info;
   const src = sources.get(c.ref.source_id);
-  const parts = [`Citation ${n} (${c.citation_id}): ${issue.message} (${issue.code}). `];
+  const parts = [W.whyHead(n, c.citation_id, issue.message, issue.code)];
   if (!src) {
-    parts.push(`The bundle has no source "${c.ref.source_id}".`);
+    parts.push(W.noSource(c.ref.source_id));
     return parts.join("");
   }
   if (["ref_unavailable", "revision_stale", "digest_mismatch"].includes(issue.code)) {
-    if (c.ref.revision !== src.revision) parts.push(`Stale revision: it cites revision ${c.ref.revision}, the current one is ${src.revision}. `);
-    else parts.push("Wrong digest: the cited digest is not the current text's. ");
+    if (c.ref.revision !== src.revision) parts.push(W.staleRevision(c.ref.revision, src.revision));
+    else parts.push(W.wrongDigest);
   } else if (issue.code === "quote_mismatch") {
-    parts.push(`At [${c.start}, ${c.end}) the text reads “${vis(src.cps.slice(c.start, c.end).join(""))}”. `);
+    parts.push(W.readsAt(c.start, c.end, vis(slice(src, c.start, c.end))));
   } else if (issue.code === "range_out_of_bounds") {
-    parts.push(`The text has only ${src.cps.length} code points. `);
+    parts.push(W.onlyCodePoints(src.index.length));
   }
   // The checker's repair hint: where the exact quote occurs in the current revision.
   const hint = issue.hint;
-  if (hint?.occurrences === 1) parts.push(`The quoted text occurs once in the current source, at [${hint.start}, ${hint.end}) (line ${lineOf(src.cps, hint.start)}).`);
-  else if (hint) parts.push(`The quoted text occurs ${hint.occurrences} times in the current source.`);
-  else parts.push("The quoted text does not occur in the current source.");
+  if (hint?.occurrences === 1) parts.push(W.occursOnce(hint.start, hint.end, lineOf(src, hint.start)));
+  else if (hint) parts.push(W.occursTimes(hint.occurrences));
+  else parts.push(W.occursNot);
   return parts.join("");
 }
 
-function renderSource(src) {
-  // Which citations cover each code point; consecutive points with the same cover form a span.
-  const cover = new Array(src.cps.length).fill("");
-  for (const m of src.marks) for (let i = m.citation.start; i < m.citation.end && i < cover.length; i++) cover[i] += (cover[i] ? " " : "") + m.n;
-  const firstSeen = new Set();
-  const lines = [];
-  let line = el("li");
+/** How many lines a source shows at first, and how many more each "show more" adds: the
+ * lines outside the window are never made into DOM nodes (a source may have millions). */
+const WINDOW = 400;
+
+/** The source's lines [from, to), made now. */
+function renderLines(src, from, to) {
+  const items = [];
+  for (let k = from; k < to; k++) items.push(renderLine(src, k));
+  return items;
+}
+
+/** One line: its text, each run covered by the same citations a <mark>. The first run of a
+ * citation (the one holding its start) gets the id passage-N. */
+function renderLine(src, k) {
+  const { at, cp } = src.index;
+  const text = src.content.slice(at[k], k + 1 < at.length ? at[k + 1] - 1 : src.content.length);
+  const first = cp[k];
+  const chars = Array.from(text);
+  const last = first + chars.length;
+  const marks = src.marks.filter((m) => m.citation.start < last && m.citation.end > first);
+  const li = el("li");
+  if (!marks.length) {
+    if (text) li.append(document.createTextNode(vis(text)));
+    return li;
+  }
+  const cover = chars.map((_, i) => marks.filter((m) => m.citation.start <= first + i && first + i < m.citation.end).map((m) => m.n).join(" "));
   let i = 0;
-  while (i < src.cps.length) {
-    if (src.cps[i] === "\n") {
-      lines.push(line);
-      line = el("li");
-      i++;
-      continue;
-    }
+  while (i < chars.length) {
     let j = i;
-    let text = "";
-    while (j < src.cps.length && src.cps[j] !== "\n" && cover[j] === cover[i]) text += src.cps[j++];
+    let run = "";
+    while (j < chars.length && cover[j] === cover[i]) run += chars[j++];
     if (cover[i]) {
       const ns = cover[i].split(" ");
-      const mark = el("mark", { "data-cites": cover[i], title: `citation ${ns.join(", ")}`, tabindex: "-1" }, vis(text));
-      for (const n of ns) if (!firstSeen.has(n)) {
-        firstSeen.add(n);
-        if (!mark.id) mark.id = `passage-${n}`;
-        else mark.setAttribute("data-also", `passage-${n}`);
+      const mark = el("mark", { "data-cites": cover[i], title: W.citationTitle(ns.join(", ")), tabindex: "-1" }, vis(run));
+      for (const m of marks) {
+        if (m.citation.start < first + i || m.citation.start >= first + j) continue;
+        if (!mark.id) mark.id = `passage-${m.n}`;
+        else mark.setAttribute("data-also", `passage-${m.n}`);
       }
-      line.append(mark);
-    } else line.append(document.createTextNode(vis(text)));
+      li.append(mark);
+    } else li.append(document.createTextNode(vis(run)));
     i = j;
   }
-  if (line.childNodes.length || !src.content.endsWith("\n")) lines.push(line);
+  return li;
+}
+
+/** Shows lines [from, to) of a rendered source (clamped), replacing the window shown. */
+function showWindow(src, from, to) {
+  src.from = Math.max(0, from);
+  src.to = Math.min(src.lineCount, Math.max(to, src.from));
+  const ol = src.ol;
+  ol.start = src.from + 1;
+  ol.replaceChildren(...renderLines(src, src.from, src.to));
+  src.earlier.hidden = src.from === 0;
+  src.later.hidden = src.to >= src.lineCount;
+  src.later.textContent = W.moreLines(Math.min(WINDOW, src.lineCount - src.to));
+  src.earlier.textContent = W.earlierLines(Math.min(WINDOW, src.from));
+  src.status.textContent = src.lineCount > WINDOW ? W.linesShown(src.from + 1, src.to, src.lineCount) : "";
+}
+
+/** Brings code point `point` of a source into its window. */
+function reveal(src, point) {
+  const line = lineAt(src, point);
+  if (line >= src.from && line < src.to) return;
+  showWindow(src, line - WINDOW / 4, line + (3 * WINDOW) / 4);
+}
+
+function renderSource(src) {
+  // A text that ends with a line feed has no line after it.
+  src.lineCount = src.index.at.length - (src.content.endsWith("\n") ? 1 : 0);
+  src.ol = el("ol", { class: "lines" });
+  src.earlier = el("button", { type: "button", class: "more-lines", "data-role": "earlier", onclick: () => showWindow(src, src.from - WINDOW, src.to) });
+  src.later = el("button", { type: "button", class: "more-lines", "data-role": "later", onclick: () => showWindow(src, src.from, src.to + WINDOW) });
+  src.status = el("p", { class: "help lines-status", role: "status" });
+  showWindow(src, 0, WINDOW);
   return el(
     "article",
     { class: "source", "data-source": src.spec.source_id },
     el("h3", { text: vis(src.spec.title) }),
     el("dl", {},
-      el("dt", { text: "Source id" }), el("dd", {}, el("code", { text: src.spec.source_id })),
-      el("dt", { text: "Locator" }), el("dd", { text: vis(src.spec.locator) }),
-      el("dt", { text: "Kind" }), el("dd", { text: src.spec.kind }),
-      el("dt", { text: "Revision" }), el("dd", { text: String(src.revision) }),
-      el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: digestText(src.content) })),
+      el("dt", { text: W.sourceId }), el("dd", {}, el("code", { text: src.spec.source_id })),
+      el("dt", { text: W.locator }), el("dd", { text: vis(src.spec.locator) }),
+      el("dt", { text: W.kind }), el("dd", { text: src.spec.kind }),
+      el("dt", { text: W.revision }), el("dd", { text: String(src.revision) }),
+      el("dt", { text: "SHA-256" }), el("dd", {}, el("code", { text: src.digest })),
     ),
-    el("ol", { class: "lines" }, ...lines),
+    src.status,
+    src.earlier,
+    src.ol,
+    src.later,
   );
 }
 
 function flash(n) {
+  const passage = passages.get(String(n));
+  if (passage) reveal(passage.src, passage.start);
   const mark = document.getElementById(`passage-${n}`) ?? document.querySelector(`mark[data-also="passage-${n}"]`);
   if (!mark) return;
   mark.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -336,7 +572,7 @@ async function readFile(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    showErrors(`${file.name}: not valid UTF-8 text`, [{ path: "", code: "invalid_utf8", message: "the file is not valid UTF-8" }]);
+    showErrors(W.notUtf8(file.name), [{ path: "", code: "invalid_utf8", message: W.notUtf8Message }]);
     return null;
   }
 }
@@ -345,7 +581,7 @@ function wire() {
   $("load-example").addEventListener("click", async () => {
     const text = await (await fetch("examples/demo.bundle.json")).text();
     $("paste").value = text;
-    check(text, "the example");
+    check(text, "originExample");
   });
   $("file").addEventListener("change", async (e) => {
     const file = e.target.files?.[0];
@@ -354,7 +590,7 @@ function wire() {
     if (text !== null) check(text, file.name);
     e.target.value = "";
   });
-  $("check").addEventListener("click", () => check($("paste").value, "the pasted JSON"));
+  $("check").addEventListener("click", () => check($("paste").value, "originPasted"));
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => {
     e.preventDefault();
@@ -374,9 +610,9 @@ function wire() {
     if (!current) return;
     try {
       await navigator.clipboard.writeText(current.content);
-      $("copy-status").textContent = "Copied.";
+      $("copy-status").textContent = W.copied;
     } catch {
-      $("copy-status").textContent = "The browser refused the clipboard; select the text instead.";
+      $("copy-status").textContent = W.clipboardRefused;
     }
   });
   $("download").addEventListener("click", () => {
@@ -398,13 +634,13 @@ function requestAndResponse(texts) {
     try {
       return { name, text, value: JSON.parse(text) };
     } catch (e) {
-      throw Object.assign(new Error(`${name} is not JSON: ${e.message}`), { code: "invalid_json" });
+      throw Object.assign(new Error(W.notJson(name, e.message)), { code: "invalid_json" });
     }
   });
   const request = parsed.find((p) => Array.isArray(p.value?.messages));
   const response = parsed.find((p) => p !== request && Array.isArray(p.value?.content));
   if (parsed.length !== 2 || !request || !response) {
-    throw Object.assign(new Error("pick two files: the request (with messages) and the response (with content)"), { code: "invalid_argument" });
+    throw Object.assign(new Error(W.pickTwo), { code: "invalid_argument" });
   }
   return { request, response };
 }
@@ -420,18 +656,18 @@ async function importAnthropic(files) {
   let bundle;
   try {
     const { request, response } = requestAndResponse(texts);
-        bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
   } catch (e) {
     $("import-status").textContent = "";
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];
-    showErrors(`Anthropic import: ${e?.message ?? e}`, issues);
+    showErrors(`${W.anthropicImport}: ${e?.message ?? e}`, issues);
     return;
   }
   const units = (bundle.import_notes ?? []).filter((n) => n.unit).map((n) => `${n.citation_id}: ${n.unit}`);
-  $("import-status").textContent = `Imported ${bundle.sources.length} documents and ${bundle.report.claims.length} cited claims (ranges matched in ${units.join(", ") || "no citation"}).`;
+  $("import-status").textContent = W.imported(bundle.sources.length, bundle.report.claims.length, units.join(", "));
   const text = JSON.stringify(bundle, null, 2);
   $("paste").value = text;
-  check(text, "the Anthropic import");
+  check(text, "originAnthropic");
 }
 
 function wireImporters() {
@@ -442,8 +678,27 @@ function wireImporters() {
   });
 }
 
-await init();
+function wireLang() {
+  $("lang").addEventListener("change", () => {
+    lang = $("lang").value === "zh" ? "zh" : "en";
+    W = WORDS[lang];
+    applyLang();
+    $("loading").textContent = W.ready;
+    $("import-status").textContent = "";
+    // What is shown (a result or its errors) is shown again in the new language.
+    if (last) check(last.text, last.origin);
+  });
+}
+
+applyLang();
+$("loading").textContent = W.loading;
+// The module is compiled once (from the preloaded .wasm) and shared with the check's worker.
+wasmModule = await WebAssembly.compileStreaming(fetch(new URL("pkg/evidence_check_bg.wasm", import.meta.url)));
+await init({ module_or_path: wasmModule });
+setUpPolicy();
+applyLang();
 wire();
 wireImporters();
-$("loading").textContent = "Ready.";
+wireLang();
+$("loading").textContent = W.ready;
 document.body.dataset.ready = "true";

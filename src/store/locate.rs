@@ -171,6 +171,17 @@ impl LocateError {
     }
 }
 
+thread_local! {
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The bytes the overlapping searches of this thread have read so far (a deterministic
+/// measure of their work, for tests that compare two input sizes).
+#[doc(hidden)]
+pub fn search_steps() -> u64 {
+    STEPS.with(std::cell::Cell::get)
+}
+
 /// Byte offsets where `needle` starts in `text`, overlapping or not.
 fn starts(text: &str, needle: &str, counting: Counting) -> Vec<usize> {
     if needle.is_empty() {
@@ -179,17 +190,80 @@ fn starts(text: &str, needle: &str, counting: Counting) -> Vec<usize> {
     match counting {
         Counting::Reference => text.match_indices(needle).map(|(b, _)| b).collect(),
         Counting::Overlapping => {
-            let mut out = Vec::new();
-            let mut from = 0;
-            while let Some(i) = text.get(from..).and_then(|rest| rest.find(needle)) {
-                let at = from + i;
-                out.push(at);
-                // Next search starts one character after this start.
-                from = at + text.get(at..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8);
-            }
+            let (out, steps) = overlapping_starts(text.as_bytes(), needle.as_bytes());
+            STEPS.with(|c| c.set(c.get() + steps));
             out
         }
     }
+}
+
+/// Every offset where `needle` (not empty) starts in `hay`, overlapping ones included, in
+/// time linear in both, and the bytes read. A match of a UTF-8 needle in UTF-8 text
+/// always starts on a character boundary, so bytes give the same offsets as characters.
+///
+/// `memmem` (linear in the worst case) finds the next occurrence while no prefix of the
+/// needle is pending. From each match on, KMP's prefix function carries the partial
+/// match over, so that the bytes of an overlapping occurrence are not read again; when
+/// no prefix of the needle ends at the current byte, `memmem` takes over again.
+fn overlapping_starts(hay: &[u8], needle: &[u8]) -> (Vec<usize>, u64) {
+    let m = needle.len();
+    let finder = memchr::memmem::Finder::new(needle);
+    let mut out = Vec::new();
+    let mut steps = 0u64;
+    // The prefix function: pi[i] is the length of the longest proper prefix of
+    // needle[..=i] that is also its suffix. Built at the first match.
+    let mut pi: Vec<usize> = Vec::new();
+    let mut at = 0; // the next byte to read
+    loop {
+        let Some(i) = hay.get(at..).and_then(|rest| finder.find(rest)) else {
+            steps += hay.len().saturating_sub(at) as u64;
+            return (out, steps);
+        };
+        let found = at + i;
+        steps += (found + m - at) as u64;
+        out.push(found);
+        if pi.is_empty() {
+            pi = prefix_function(needle);
+            steps += m as u64;
+        }
+        // KMP from the byte after the match, `q` bytes of the needle matched.
+        at = found + m;
+        let mut q = pi.get(m - 1).copied().unwrap_or(0);
+        while q > 0 {
+            let Some(&byte) = hay.get(at) else { return (out, steps) };
+            while q > 0 && needle.get(q) != Some(&byte) {
+                q = pi.get(q - 1).copied().unwrap_or(0);
+                steps += 1;
+            }
+            if needle.get(q) == Some(&byte) {
+                q += 1;
+            }
+            at += 1;
+            steps += 1;
+            if q == m {
+                out.push(at - m);
+                q = pi.get(m - 1).copied().unwrap_or(0);
+            }
+        }
+    }
+}
+
+/// KMP's prefix function of `needle`.
+fn prefix_function(needle: &[u8]) -> Vec<usize> {
+    let mut pi = vec![0; needle.len()];
+    let mut k = 0;
+    for (i, byte) in needle.iter().enumerate().skip(1) {
+        while k > 0 && needle.get(k) != Some(byte) {
+            k = pi.get(k - 1).copied().unwrap_or(0);
+        }
+        if needle.get(k) == Some(byte) {
+            k += 1;
+        }
+        if let Some(slot) = pi.get_mut(i) {
+            *slot = k;
+        }
+    }
+    pi
 }
 
 /// How many times `needle` (newlines normalised) occurs in `text`, overlapping.
@@ -305,7 +379,20 @@ pub fn locate(source_id: &str, index: &TextIndex, text: &str, selector: &Selecto
         };
         fits(&prefix, before, true) && fits(&suffix, after, false)
     };
-    let matching: Vec<(usize, usize)> = candidates.into_iter().filter(context_ok).collect();
+    let context_len = prefix.as_ref().map_or(0, |p| p.len()) + suffix.as_ref().map_or(0, |s| s.len());
+    let matching: Vec<(usize, usize)> = if whitespace == Whitespace::Exact && candidates.len().saturating_mul(context_len) > text.len() {
+        // Comparing each candidate's context would read more than the text: find where the
+        // prefix ends and the suffix starts once (sorted), and look each candidate up.
+        let prefix_ends: Option<Vec<usize>> =
+            prefix.as_ref().filter(|p| !p.is_empty()).map(|p| starts(text, p, Counting::Overlapping).into_iter().map(|b| b + p.len()).collect());
+        let suffix_starts: Option<Vec<usize>> = suffix.as_ref().filter(|s| !s.is_empty()).map(|s| starts(text, s, Counting::Overlapping));
+        let holds = |at: &Option<Vec<usize>>, b: usize| at.as_ref().is_none_or(|v| v.binary_search(&b).is_ok());
+        candidates.into_iter().filter(|(b, e)| holds(&prefix_ends, *b) && holds(&suffix_starts, *e)).collect()
+    } else {
+        // Comparing each candidate's context reads up to its length again.
+        STEPS.with(|c| c.set(c.get() + (candidates.len() * context_len) as u64));
+        candidates.into_iter().filter(context_ok).collect()
+    };
     if matching.is_empty() {
         return Err(not_found(total, NotFoundReason::Context));
     }

@@ -6,10 +6,14 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { chromium } from "playwright-core";
 import { startServer } from "../../js/serve.mjs";
-import { ROOT, readJson, userProject, userRequire } from "../js/helpers.mjs";
+import { ROOT, exampleBundle, readJson, userProject, userRequire } from "../js/helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
+/** The language the page asks the library for: the browser's (en-US here, see open()). */
+const PAGE_LANG = "en";
+/** An artifact without its export time (the clock), in either language. */
+const stripClock = (s) => s.replace(/导出时间:[^\n]*/, "导出时间:").replace(/exported at: [^\n]*/, "exported at: ");
 let server;
 let browser;
 
@@ -30,8 +34,8 @@ after(async () => {
   await server?.close();
 });
 
-async function open(viewport = { width: 1280, height: 900 }) {
-  const page = await browser.newPage({ viewport });
+async function open(viewport = { width: 1280, height: 900 }, locale = "en-US") {
+  const page = await browser.newPage({ viewport, locale });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(server.url);
@@ -61,10 +65,9 @@ test("the example: badge, claim states, highlighted passages, artifact", async (
   assert.equal(await page.$eval("#passage-1", (m) => [...m.closest("ol").children].indexOf(m.closest("li")) + 1), 2);
   const text = await page.textContent("#artifact-text");
   assert.equal(await page.textContent("#artifact-digest"), createHash("sha256").update(text).digest("hex"));
-  const expected = ec.checkBundle(readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8")).artifact.content;
-  // The page renders the hardened artifact; only the export time (the clock) differs.
-  const strip = (s) => s.replace(/导出时间:[^\n]*/, "导出时间:").replace(/获取时间:[^;]*/g, "获取时间:");
-  assert.equal(strip(text), strip(expected));
+  const expected = ec.checkBundle(readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8"), { lang: PAGE_LANG }).artifact.content;
+  // The page renders the hardened artifact, in its language; only the export time (the clock) differs.
+  assert.equal(stripClock(text), stripClock(expected));
   // Clicking a citation scrolls to and flashes its passage.
   await page.click("[data-claim=claim_b] button.cite");
   assert.equal(await page.$eval("#passage-2", (m) => m.classList.contains("flash") && document.activeElement === m), true);
@@ -127,15 +130,19 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
   assert.deepEqual(await marks(page), { web: [`Quote: ${PAYLOAD}`, "The 𝒳 tool works offline."] });
   const why = await page.$$eval(".why", (ps) => ps.map((p) => p.textContent));
   const START = [...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length;
+  // The checker's messages, in the page's language.
+  const node = ec.checkBundle(hostile({ broken: true }), { lang: PAGE_LANG });
+  const message = Object.fromEntries(node.assessment.issues.map((i) => [i.citation_id, i.message]));
+  assert.equal(message.c_tampered, `The quote is not the text at the cited range. (source web; range [${START}, ${START + 25}); text length ${START + 29})`);
   assert.deepEqual(why, [
-    `Citation 3 (c_tampered): 引文与原文区间不一致。 (来源 web; 区间 [${START}, ${START + 25}); 正文长度 ${START + 29}) (quote_mismatch). At [` +
+    `Citation 3 (c_tampered): ${message.c_tampered} (quote_mismatch). At [` +
       `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +
       ") the text reads “The 𝒳 tool works offline.”. The quoted text does not occur in the current source.",
-    "Citation 4 (c_stale): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.",
-    "Citation 5 (c_moved): 引用的版本不是来源的当前版本。 (来源 web; 引用版本 1,当前版本 2) (revision_stale). Stale revision: it cites revision 1, the current one is 2. " +
+    `Citation 4 (c_stale): ${message.c_stale} (revision_stale). Stale revision: it cites revision 1, the current one is 2. The quoted text does not occur in the current source.`,
+    `Citation 5 (c_moved): ${message.c_moved} (revision_stale). Stale revision: it cites revision 1, the current one is 2. ` +
       `The quoted text occurs once in the current source, at [${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}) (line 3).`,
   ]);
-  assert.match(await page.textContent("#artifact-none"), /Not rendered: 报告引用无效,拒绝导出。 \(report_invalid\)/);
+  assert.equal(await page.textContent("#artifact-none"), `Not rendered: ${node.render_error.message} (report_invalid)`);
   await assertInert(page);
   assert.deepEqual(errors, []);
 });
@@ -368,7 +375,7 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   await paste(page, bundle);
   await page.waitForSelector("#errors:not([hidden])");
   const summary = await page.textContent("#errors-summary");
-  assert.match(summary, /source_too_large|来源超过字节上限/);
+  assert.match(summary, /The source is over the byte limit/);
   assert.match(summary, /plan_b/);
   assert.match(summary, /--policy documents/);
   await page.selectOption("#policy", "documents");
@@ -376,4 +383,186 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   await page.waitForSelector("#overview:not([hidden])");
   assert.equal(await page.isHidden("#errors"), true);
   assert.equal(await page.textContent("#badge"), "invalid", "the bigger plan_b has another digest: checked, not refused");
+});
+
+/** The example with its three reviews and three the checker refuses, each of them
+ * "contradicted": a second review of claim_a, another tenant's review of claim_b, and a
+ * review of choice bound to another report digest (the only one choice has). */
+function refusedReviewsBundle() {
+  const bundle = readJson("examples", "demo.bundle.json");
+  const [a, b, choice] = bundle.reviews;
+  bundle.reviews = [
+    a,
+    b,
+    { ...a, verdict: "contradicted", note: "a second review of claim_a" },
+    { ...b, scope: { tenant_id: "other", user_id: "reader" }, verdict: "contradicted", note: "another tenant's" },
+    { ...choice, report_digest: "0".repeat(64), verdict: "contradicted", note: "bound to another report" },
+  ];
+  return bundle;
+}
+
+/** Each card's review lines ("Review: …"), by claim. */
+const reviewLines = (page) =>
+  page.$$eval("[data-claim]", (rows) => Object.fromEntries(rows.map((r) => [r.dataset.claim, [...r.querySelectorAll("p")].map((p) => p.textContent).filter((t) => /^(Review|审阅)/.test(t))])));
+
+test("a claim card shows only the reviews the checker counted", async () => {
+  const { page, errors } = await open();
+  const bundle = refusedReviewsBundle();
+  await paste(page, bundle);
+  await page.waitForSelector("#overview:not([hidden])");
+  // The checker counts the first review of claim_a and of claim_b and none of choice.
+  const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
+  assert.deepEqual(node.assessment.claims, { claim_a: "supported", claim_b: "supported", choice: "pending_review" });
+  assert.deepEqual(await claimStates(page), { claim_a: "supported", claim_b: "supported", choice: "pending review" });
+  const lines = await reviewLines(page);
+  assert.equal(lines.claim_a.length, 1, JSON.stringify(lines));
+  assert.match(lines.claim_a[0], /supported/);
+  assert.doesNotMatch(lines.claim_a[0], /contradicted/);
+  assert.equal(lines.claim_b.length, 1, JSON.stringify(lines));
+  assert.doesNotMatch(lines.claim_b[0], /contradicted/);
+  assert.deepEqual(lines.choice, [], "choice's only review was refused");
+  assert.deepEqual(errors, []);
+});
+
+test("refused reviews are listed with their code, index and reason", async () => {
+  const { page, errors } = await open();
+  const bundle = refusedReviewsBundle();
+  await paste(page, bundle);
+  await page.waitForSelector("#overview:not([hidden])");
+  const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
+  const expected = node.assessment.issues.filter((i) => i.citation_id === null);
+  assert.deepEqual(expected.map((i) => [i.code, i.review_index, i.claim_id]), [
+    ["review_duplicate", 2, "claim_a"],
+    ["review_other_scope", 3, "claim_b"],
+    ["review_stale_digest", 4, "choice"],
+  ]);
+  const listed = await page.$$eval("#review-issues li", (lis) => lis.map((l) => ({ code: l.dataset.code, index: Number(l.dataset.index), text: l.textContent })));
+  assert.deepEqual(listed.map(({ code, index }) => [code, index]), expected.map((i) => [i.code, i.review_index]));
+  for (const [k, item] of listed.entries()) {
+    const i = expected[k];
+    for (const part of [i.code, `${i.review_index}`, i.claim_id, i.message]) assert.ok(item.text.includes(part), `${JSON.stringify(item.text)} lacks ${part}`);
+  }
+  assert.equal(await page.isVisible("#review-issues"), true);
+  // The example's own reviews are all counted: no list.
+  await page.click("#load-example");
+  await page.waitForFunction(() => document.querySelectorAll("#review-issues li").length === 0);
+  assert.equal(await page.isVisible("#review-issues"), false);
+  assert.deepEqual(errors, []);
+});
+
+test("the page follows the browser's language, switches between English and Chinese, and defaults to the library's policy", async () => {
+  const example = readFileSync(join(ROOT, "examples", "demo.bundle.json"), "utf8");
+  const broken = readJson("examples", "demo.bundle.json");
+  broken.report.claims[0].kind = "opinion";
+  const violations = (lang) => {
+    try {
+      ec.checkBundle(JSON.stringify(broken), { lang });
+    } catch (e) {
+      return e.issues.map((i) => `${i.path}: ${i.message} (${i.code})`);
+    }
+    assert.fail("the broken bundle checked");
+  };
+  const errorItems = (page) => page.$$eval("#errors-list li", (lis) => lis.map((l) => l.textContent));
+
+  // A Chinese browser: the page's labels, the checker's messages and the artifact are Chinese.
+  const { page: zh, errors } = await open(undefined, "zh-CN");
+  assert.equal(await zh.getAttribute("html", "lang"), "zh");
+  assert.equal(await zh.inputValue("#lang"), "zh");
+  assert.equal(await zh.textContent("#load-example"), "载入示例");
+  await zh.click("#load-example");
+  await zh.waitForSelector("#overview:not([hidden])");
+  assert.equal(await zh.textContent("#badge"), "部分成立");
+  assert.deepEqual(await claimStates(zh), { claim_a: "审阅认为支持", claim_b: "审阅认为支持", choice: "审阅认为支持" });
+  assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "zh" }).artifact.content));
+  await paste(zh, broken);
+  await zh.waitForSelector("#errors:not([hidden])");
+  assert.deepEqual(await errorItems(zh), violations("zh"));
+  assert.match(await zh.textContent("#errors-summary"), /^粘贴的 JSON: /);
+
+  // The switch: what is shown is shown again in English, labels included.
+  await zh.selectOption("#lang", "en");
+  await zh.waitForFunction(() => document.documentElement.lang === "en");
+  assert.equal(await zh.textContent("#load-example"), "Load the example");
+  await zh.waitForFunction((first) => document.querySelector("#errors:not([hidden]) #errors-list li")?.textContent === first, violations("en")[0]);
+  assert.deepEqual(await errorItems(zh), violations("en"));
+  await zh.click("#load-example");
+  await zh.waitForSelector("#overview:not([hidden])");
+  assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
+  assert.deepEqual(errors, []);
+
+  // Any other browser language gives English.
+  const { page: de } = await open(undefined, "de-DE");
+  assert.equal(await de.getAttribute("html", "lang"), "en");
+  await de.click("#load-example");
+  await de.waitForSelector("#overview:not([hidden])");
+  assert.equal(await de.textContent("#badge"), "partial");
+  assert.equal(stripClock(await de.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
+
+  // The policy selector starts at the library's default: found here by what checkBundle
+  // does, with no policy, with 13 claims (over the reference's 12, within documents').
+  const many = readJson("examples", "demo.bundle.json");
+  many.reviews = [];
+  many.report.claims = Array.from({ length: 13 }, (_, k) => ({ ...many.report.claims[0], claim_id: `c${k}` }));
+  let libraryDefault = "documents";
+  try {
+    ec.checkBundle(JSON.stringify(many));
+  } catch (e) {
+    assert.equal(e.issues?.[0]?.code, "too_long");
+    libraryDefault = "reference";
+  }
+  assert.equal(await de.inputValue("#policy"), libraryDefault);
+  assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
+});
+
+test("a large source: the check runs off the page's thread and only the lines in view become DOM nodes", { timeout: 180_000 }, async () => {
+  const { page, errors } = await open();
+  // The example with 200,000 more lines (about 5 MB) in plan_a, and a third claim citing
+  // line 150,002 of it.
+  const LINES = 200_000;
+  const bundle = exampleBundle(ec, "large", Array.from({ length: LINES }, (_, k) => `padding line ${k + 1} of the large source\n`).join(""));
+  const content = bundle.sources[0].content;
+  const far = "padding line 150000 of the large source";
+  const start = [...content.slice(0, content.indexOf(`${far}\n`))].length;
+  const [cited] = bundle.report.claims[0].citations;
+  bundle.report.claims.push({ claim_id: "far", text: "Far down.", kind: "fact", citations: [{ ...cited, citation_id: "c_far", start, end: start + far.length, quote: far }] });
+  const text = JSON.stringify(bundle);
+  assert.ok(text.length > 5_000_000, `${text.length} characters`);
+  const node = ec.checkBundle(text, { policy: "documents", lang: PAGE_LANG });
+  await page.selectOption("#policy", "documents");
+  await page.fill("#paste", text);
+  // The page's thread stays free while the bundle is checked: a timer set right after the
+  // click fires before the verdict is shown (a check on this thread shows it first).
+  const order = await page.evaluate(() => new Promise((done) => {
+    const seen = [];
+    const overview = document.getElementById("overview");
+    const watch = new MutationObserver(() => {
+      if (!overview.hidden) {
+        watch.disconnect();
+        seen.push("verdict");
+        done(seen);
+      }
+    });
+    watch.observe(overview, { attributes: true });
+    document.getElementById("check").click();
+    seen.push("clicked");
+    setTimeout(() => seen.push("timer"), 0);
+  }));
+  assert.deepEqual(order, ["clicked", "timer", "verdict"]);
+  assert.equal(await page.textContent("#badge"), "partial");
+  assert.equal(node.assessment.status, "partial");
+  assert.deepEqual(await claimStates(page), { claim_a: "pending review", claim_b: "pending review", choice: "pending review", far: "pending review" });
+  // Lines as DOM nodes: a bounded window, not one per line of the source.
+  const count = () => page.evaluate(() => ({ all: document.getElementsByTagName("*").length, lines: document.querySelectorAll("ol.lines > li").length }));
+  const shown = await count();
+  assert.ok(shown.lines <= 1_000, `${shown.lines} lines rendered of ${LINES}`);
+  assert.ok(shown.all <= 5_000, `${shown.all} elements`);
+  // On demand: the far citation's button brings its passage (and the lines around it) into view.
+  await page.click("[data-claim=far] button.cite");
+  await page.waitForSelector("#passage-3");
+  assert.equal(await page.$eval("#passage-3", (m) => [m.textContent, document.activeElement === m, m.closest("ol").start + [...m.closest("ol").children].indexOf(m.closest("li"))]).then(String), [far, true, 150_002].map(String).join(","));
+  const after = await count();
+  assert.ok(after.lines <= 2_000 && after.all <= 6_000, JSON.stringify(after));
+  // The digest shown is the whole source's.
+  assert.equal(await page.textContent("article.source[data-source=plan_a] dl dd:last-of-type code"), ec.digestText(content));
+  assert.deepEqual(errors, []);
 });

@@ -95,7 +95,7 @@ test("check DIR and check FILE on bytes: BOM, CRLF, CJK and invalid UTF-8 give t
     if (now === NOW) assert.equal(want.filter((l) => l.includes('"error"')).length, 12, "the not-UTF-8 files and the five edges");
     for (const jobs of ["1", "2"]) {
       const r = cli(["check", dir, "--jobs", jobs, "--json", "--now", now]);
-      assert.equal(r.status, 3, String(r.stderr));
+      assert.equal(r.status, 4, String(r.stderr));
       assert.equal(String(r.stderr), "");
       assert.ok(r.stdout.toString("utf8") === want.join(""), `--now ${now} --jobs ${jobs}: the output differs from checking the decoded text`);
     }
@@ -176,7 +176,7 @@ test("check - on bytes: BOM, CRLF, CJK, invalid UTF-8 and blank lines give the l
   const input = Buffer.concat(lines.flatMap((p) => [p, Buffer.from("\n")]));
   for (const jobs of ["1", "2"]) {
     const r = cli(["check", "-", "--jobs", jobs, "--now", NOW], input);
-    assert.equal(r.status, 3, String(r.stderr));
+    assert.equal(r.status, 4, String(r.stderr));
     assert.equal(String(r.stderr), "");
     assert.ok(r.stdout.toString("utf8") === want.join(""), `--jobs ${jobs}: the output differs from checking each decoded line`);
   }

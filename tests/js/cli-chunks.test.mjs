@@ -51,13 +51,13 @@ test("check DIR: every line byte for byte, in name order, across chunk edges, un
   assert.match(want, /"path":"[^"]*b101\.json","error":\{"code":"not_a_file"/);
   for (const jobs of ["1", "2", "3"]) {
     const r = cli(["check", dir, "--jobs", jobs, "--json", "--now", NOW]);
-    assert.equal(r.status, 3, r.stderr);
+    assert.equal(r.status, 4, r.stderr);
     assert.equal(r.stderr, "");
     assert.ok(r.stdout === want, `--jobs ${jobs}: the output differs from checking each bundle alone`);
   }
   // The summary: the counts, and each unusable file named with its error, in name order.
   const r = cli(["check", dir, "--jobs", "2", "--now", NOW]);
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 4, r.stderr);
   const errors = [37, 75, 101].map((i) => JSON.parse(want.split("\n")[i]));
   assert.deepEqual(r.stdout.split("\n").slice(1), [
     "  partial: 147",
@@ -109,7 +109,7 @@ test("check -: every line byte for byte, in order; blank, CRLF, non-UTF-8 and ov
   const input = Buffer.concat(parts.flatMap((p, k) => (k === parts.length - 1 ? [p] : [p, Buffer.from("\n")])));
   for (const jobs of ["1", "2", "3"]) {
     const r = spawnSync(process.execPath, [CLI, "check", "-", "--jobs", jobs, "--now", NOW, "--policy", policyFile], { env: ENV, input, maxBuffer: 1 << 30 });
-    assert.equal(r.status, 3, String(r.stderr));
+    assert.equal(r.status, 4, String(r.stderr));
     assert.equal(String(r.stderr), "");
     const out = r.stdout.toString("utf8");
     assert.equal(out.split("\n").length - 1, want.length);

@@ -178,7 +178,7 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   assert.deepEqual(lines[1], { path: join(dir, "ok-0.json"), ...ec.checkBundle(example, { now: NOW, lang: "zh" }) });
   writeFileSync(join(dir, "zz-broken.json"), "{");
   r = run("check", dir, "--jobs", "1");
-  assert.equal(r.code, 3);
+  assert.equal(r.code, 4);
   assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
@@ -227,7 +227,7 @@ test("--json output escapes DEL, C1 and bidi controls too, and parses back to th
   const name = "a\u009b31m\u202e.json";
   writeFileSync(join(dir, name), "{");
   const batch = run("check", dir, "--json");
-  assert.equal(batch.code, 3);
+  assert.equal(batch.code, 4);
   assert.doesNotMatch(batch.stdout, /[\u009b\u202e]/);
   assert.equal(jsonLines(batch.stdout)[0].path, join(dir, name));
   const text = run("check", dir);
@@ -254,7 +254,7 @@ test("only regular files are read, and never past the input limit", () => {
   spawnSync("mkfifo", [join(dir, "fifo.json")]);
   writeFileSync(join(dir, "ok.json"), readFileSync(EXAMPLE));
   const batch = spawnSync(process.execPath, [CLI, "check", dir, "--jobs", "1", "--json"], { encoding: "utf8", timeout: 30000 });
-  assert.equal(batch.status, 3, batch.stderr);
+  assert.equal(batch.status, 4, batch.stderr);
   assert.deepEqual(jsonLines(batch.stdout).map((x) => x.error?.code ?? x.assessment.status), ["not_a_file", "partial"]);
 });
 
@@ -436,5 +436,5 @@ test("--policy documents checks real documents that the default policy refuses, 
   assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
   const bogus = run("check", path, "--policy", "lenient");
   assert.equal(bogus.code, 3);
-  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is none of them\n/);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is neither a preset nor an existing file\n/);
 });

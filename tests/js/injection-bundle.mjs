@@ -5,14 +5,31 @@ import { readJson, NOW } from "./helpers.mjs";
 export const PAYLOADS = readJson("tests", "data", "injection", "payloads.json");
 export const FIELDS = ["title", "claim_text", "rationale", "quote", "conflict_reason", "gap", "review_note", "spec_title", "spec_locator"];
 export const LANGS = ["zh", "en"];
+/** The harmless text of the baselines, a word found nowhere else in an artifact. */
+export const SENTINEL = "Zqxjv";
+/**
+ * A spec's `kind` is an identifier: it is tried with the payloads that a policy with
+ * extended identifiers (`.`, `@`, `+`) allows there.
+ */
+export const KIND_POLICY = { extends: "documents", identifier: "extended" };
+export const KIND_PAYLOADS = PAYLOADS.filter((p) => /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$/.test(p));
+const PYTHON_SPACE = /[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
+/**
+ * The text a reader should see of `payload` in the artifact: whitespace collapsed as the
+ * reference does, and the characters that would hide content as ⟦U+XXXX⟧.
+ */
+export const expectedText = (ec, payload) =>
+  payload.split(PYTHON_SPACE).filter((w) => w !== "").map((w) => ec.showInvisible(w)).join(" ");
 
 /** A valid bundle with `payload` in `field` and harmless text everywhere else. */
 export function bundle(ec, field, payload) {
   const pick = (f, d) => (f === field ? payload : d);
   const quoted = pick("quote", "Passage").replace(/\r\n?/g, "\n");
   const content = `Intro.\n${quoted}\nEnd.\n`;
-  const spec = { source_id: "s", title: pick("spec_title", "Source"), locator: pick("spec_locator", "fixture:s"), filename: "s.md", kind: "public" };
-  const store = new ec.EvidenceStore([spec], { now: NOW });
+  const spec = { source_id: "s", title: pick("spec_title", "Source"), locator: pick("spec_locator", "fixture:s"), filename: "s.md", kind: pick("spec_kind", "public") };
+  const policy = field === "spec_kind" ? KIND_POLICY : undefined;
+  const store = new ec.EvidenceStore([spec], { now: NOW, policy });
   const scope = { tenant_id: "t", user_id: "u" };
   const ref = store.ingest(scope, "s", content);
   const c1 = store.quote(scope, ref, "Intro.", "c1");
@@ -33,17 +50,20 @@ export function bundle(ec, field, payload) {
 }
 
 /**
- * Every artifact of the corpus: for each language and field, the baseline (harmless
- * text) and each payload's artifact, or `refused` with the code when the contract
+ * Every artifact of the corpus: for each language and field (and `spec_kind`, with the
+ * payloads that are identifiers), the baseline (the field is SENTINEL), each payload's
+ * artifact and the text it should display (`expected`), or `refused` with the code when the contract
  * refuses the payload there (over a length limit, blank text): that is safe.
  */
 export function* artifacts(ec) {
-  for (const lang of LANGS) for (const field of FIELDS) {
-    const baseline = ec.checkBundle(bundle(ec, field, "x"), { now: NOW, lang }).artifact.content;
-    for (const [i, payload] of PAYLOADS.entries()) {
+  for (const lang of LANGS) for (const field of [...FIELDS, "spec_kind"]) {
+    const policy = field === "spec_kind" ? KIND_POLICY : undefined;
+    const check = (payload) => ec.checkBundle(bundle(ec, field, payload), { now: NOW, lang, policy }).artifact.content;
+    const baseline = check(SENTINEL);
+    for (const [i, payload] of (field === "spec_kind" ? KIND_PAYLOADS : PAYLOADS).entries()) {
       try {
-        const artifact = ec.checkBundle(bundle(ec, field, payload), { now: NOW, lang }).artifact.content;
-        yield { lang, field, i, payload, baseline, artifact };
+        const artifact = check(payload);
+        yield { lang, field, i, payload, baseline, artifact, expected: expectedText(ec, payload) };
       } catch (e) {
         if (e.code !== "contract" && e.code !== "invalid_note") throw new Error(`${field}: ${JSON.stringify(payload)}: ${e.code} ${e.message}`);
         yield { lang, field, i, payload, baseline, refused: e.code };

@@ -33,7 +33,7 @@ test("check DIR --out DIR writes each bundle's artifact as NAME.md, making the d
   writeFileSync(join(dir, "broken.json"), "{");
   const out = join(tmp("out"), "artifacts", "today");
   const r = spawnSync(process.execPath, [CLI, "check", dir, "--out", out, "--now", NOW, "--jobs", "2"], { encoding: "utf8", env: ENV });
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 4, r.stderr);
   assert.deepEqual(readdirSync(out).sort(), ["first.md", "second.md"]);
   assert.match(readFileSync(join(out, "first.md"), "utf8"), /^# first\n/);
   assert.match(readFileSync(join(out, "second.md"), "utf8"), /^# second\n/);
@@ -62,7 +62,7 @@ test("check - with --jobs 2: one result line per bundle, in input order, unusabl
     else lines.push(line(`bundle ${i}`));
   }
   const r = spawnSync(process.execPath, [CLI, "check", "-", "--jobs", "2", "--now", NOW], { encoding: "utf8", env: ENV, input: lines.join("\n") + "\n", maxBuffer: 1 << 30 });
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 4, r.stderr);
   const out = jsonLines(r.stdout);
   assert.equal(out.length, 300);
   out.forEach((o, k) => {

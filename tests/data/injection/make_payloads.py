@@ -1,7 +1,8 @@
 """Writes payloads.json: markup-injection payloads for the artifact tests (HTML and
 script, Markdown links, images, autolinks and reference definitions, emphasis, code,
 headings, tables, lists, footnotes, entities, bidi and zero-width characters, NUL and
-control characters, very long lines), each in a few placements."""
+control characters, GitHub references and closing keywords, very long lines), each in a
+few placements."""
 import json
 import os
 
@@ -53,6 +54,17 @@ BASE = {
     ],
     # GitHub turns @name into a mention that notifies name (after rendering, so escapes do not stop it).
     "mentions": ["@octocat", "cc @github/security-team", "(@user)", "x,@y", "\u2060@joined"],
+    # GitHub's autolinked references (docs: "Autolinked references and URLs"), found in the
+    # rendered text whatever the escapes, and the closing keywords that act on them.
+    "github_references": [
+        "#123", "GH-123", "gh-7", "owner/repo#123", "jlord/sheetsee.js#26", "github-linguist/linguist#4039",
+        "a5c3785", "a5c3785ed8d6a35868bc169f07e40e889087fd2e", "A5C3785ED8D6", "1234567", "jlord@a5c3785",
+        "jlord/sheetsee.js@a5c3785ed8d6a35868bc169f07e40e889087fd2e", "a5c3785...b6d4e1f", "(#123)", "#123.", "PR#123",
+        "https://github.com/jlord/sheetsee.js/issues/26", "https://github.com/jlord/sheetsee.js/commit/a5c3785",
+        "Close #1", "Closes #1", "Closed #1", "Fix #1", "Fixes #1", "Fixed #1", "Resolve #1", "Resolves #1", "Resolved #1",
+        "closes: #1", "Fixes owner/repo#2", "Resolves GH-3", "Closes https://github.com/o/r/issues/4", "fixes #1, fixes #2",
+        "#\u200b123", "a5c\u00ad3785ed", "`#123`", "``#1``x",
+    ],
     # Characters that hide content: variation selectors, fillers, tags.
     "hidden": [
         "\U0001f44d\U000e0100\U000e0131\U000e0142", "\U0001f44d\ufe0f ok", "\u2764\ufe0e", "x\ufe0f\ufe0f", "\u845b\U000e0100",
@@ -78,7 +90,7 @@ for group in BASE.values():
 for p in LONG:
     add(p)
 # Placements: the same payloads inside ordinary text, at the start and at the end.
-for group in ("html", "links", "autolinks", "emphasis", "headings", "lists", "bidi_invisible", "entities", "email_autolinks", "hidden"):
+for group in ("html", "links", "autolinks", "emphasis", "headings", "lists", "bidi_invisible", "entities", "email_autolinks", "hidden", "github_references"):
     for p in BASE[group]:
         add(f"Plain text {p} more text")
         add(f"{p} trailing")

@@ -1,0 +1,24 @@
+// The check, off the page's thread: the page posts the compiled module once, then bundle
+// texts with their options; each answer is the result, the parsed bundle and each
+// source's digest, or the error's message, code and issues. Nothing here touches the DOM.
+import init, { checkBundle, digestText } from "./pkg/evidence_check.js";
+
+let ready = null;
+
+self.onmessage = async ({ data }) => {
+  if (data.module) {
+    ready = init({ module_or_path: data.module });
+    return;
+  }
+  const { id, text, options } = data;
+  try {
+    await ready;
+    const result = checkBundle(text, options);
+    const bundle = JSON.parse(text);
+    const digests = bundle.sources.map((s) => digestText(s.content));
+    self.postMessage({ id, result, bundle, digests });
+  } catch (e) {
+    const issues = Array.isArray(e?.issues) ? e.issues.map((i) => ({ path: i.path, code: i.code, message: i.message })) : undefined;
+    self.postMessage({ id, error: { message: String(e?.message ?? e), code: e?.code, issues } });
+  }
+};

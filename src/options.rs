@@ -126,9 +126,6 @@ pub struct CallOptions {
     pub require_contents: Option<bool>,
     pub policy: Option<Value>,
     pub reviews: Option<ReviewsName>,
-    /// `hostHashing: false`: every source is hashed in the module, even where the host
-    /// registered a faster SHA-256 (the Node build's `node:crypto`).
-    pub host_hashing: Option<bool>,
 }
 
 /// `reviews`: what a stale, foreign or second review does.
@@ -146,8 +143,6 @@ call_options! {
     /// source-size limits, the language of messages and labels, the policy, `compat`.
     StoreOptions {
         now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
-        /// `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
-        host_hashing: bool,
     }
     /// `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
     /// context (the text right before and after) or the n-th occurrence (1-based);
@@ -179,8 +174,6 @@ call_options! {
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
-        /// `false`: hash every source in the module even where the host's SHA-256 is registered (Node).
-        host_hashing: bool,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
@@ -361,10 +354,10 @@ impl CallOptions {
     }
 
     /// A fixed clock at `now`, else the host's clock.
-    pub fn clock(&self, host: Clock) -> Result<Clock, ClockErrorKind> {
+    pub fn clock(&self) -> Result<Clock, ClockErrorKind> {
         match &self.now {
             Some(now) => Clock::fixed(now),
-            None => Ok(host),
+            None => Ok(Clock::host()),
         }
     }
 
@@ -419,16 +412,15 @@ impl CallOptions {
     }
 
     /// The settings of a stateless bundle check.
-    pub fn bundle(&self, host: Clock) -> Result<BundleOptions, OptionError> {
+    pub fn bundle(&self) -> Result<BundleOptions, OptionError> {
         Ok(BundleOptions {
-            clock: self.clock(host)?,
+            clock: self.clock()?,
             render: self.render.unwrap_or(true),
             policy: self.limits()?,
             escaping: self.escaping(),
             review_key: self.review_key()?,
             lang: self.lang_or(Lang::Zh),
             reviews: crate::assess::ReviewMode::Report,
-            host_hasher: None,
         })
     }
 

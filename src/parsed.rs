@@ -39,15 +39,10 @@ impl ParsedReport {
         &self.report
     }
 
-    /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first call.
+    /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first
+    /// call, by the host's SHA-256 where one is installed: the same digest.
     pub fn digest(&self) -> &str {
-        self.digest_with(None)
-    }
-
-    /// [`ParsedReport::digest`], computed (on the first call) by `host` where it is set and
-    /// faster (see [`crate::digest::sha256_hex_with`]): the same digest.
-    pub fn digest_with(&self, host: Option<crate::digest::HostHasher>) -> &str {
-        self.digest.get_or_init(|| crate::digest::sha256_hex_with(&crate::digest::canonical_report(&self.report), host))
+        self.digest.get_or_init(|| crate::digest::sha256_hex_hosted(&crate::digest::canonical_report(&self.report)))
     }
 
     /// The policy the report was read under.

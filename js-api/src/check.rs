@@ -44,7 +44,7 @@ pub fn record_review(
     let policy = options.limits().in_lang(lang)?;
     let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
     let report = report_arg(&report.into(), &policy, lang)?;
-    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let clock = options.clock().in_lang(lang)?;
     let key = options.signing_key().in_lang(lang)?;
     let verdict: JsValue = verdict.into();
     // Non-strings are refused by the review rules themselves, in the reference's order.
@@ -60,7 +60,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = evidence_check::review::record_review_signed(
         &scope,
-        evidence_check::review::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
+        evidence_check::review::Digested { report: report.report(), digest: report.digest() },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -98,8 +98,7 @@ pub fn assess(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core_arg(lang)?.host_hasher();
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
     let a = evidence_check::assess::assess_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
     typed(&a)
 }
@@ -118,9 +117,8 @@ pub fn render(
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core_arg(lang)?.host_hasher();
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
-    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let clock = options.clock().in_lang(lang)?;
     let a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     typed(&a)
 }
@@ -130,8 +128,7 @@ pub fn render(
 pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
     let options = options_arg::<evidence_check::options::CheckBundleOptions>(options.map(Into::into), Lang::default())?;
     let lang = options.lang_or(Lang::default());
-    let host = host_hasher(options.host_hashing);
-    let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
+    let options = options.bundle().in_lang(lang)?;
     let text = bundle_text(&bundle.into(), &options.policy, lang)?;
     let bundle = evidence_check::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
     drop(text);

@@ -43,7 +43,7 @@ pub fn locate_citations(scope: JsScope, draft: JsDraftReport, store: &EvidenceSt
 pub fn locate_bundle(draft: JsDraftBundle, options: Option<JsLocateBundleOptions>) -> Result<JsLocatedBundle, JsValue> {
     let options = options_arg::<evidence_check::options::LocateBundleOptions>(options.map(Into::into), Lang::default())?;
     let lang = options.lang_or(Lang::default());
-    let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, host_hasher: host_hasher(None), ..options.bundle(host_clock()).in_lang(lang)? };
+    let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, ..options.bundle().in_lang(lang)? };
     let draft = json_value_arg(&draft.into(), "draft", lang)?;
     typed(&evidence_check::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
 }

@@ -59,11 +59,10 @@ impl ReportArg {
             ReportArg::Plain(r) => r,
         }
     }
-    /// A handle's digest (computed once, by `host` where it is set and faster); `None`
-    /// for a plain report (the core computes it).
-    pub(crate) fn digest(&self, host: Option<evidence_check::digest::HostHasher>) -> Option<&str> {
+    /// A handle's digest (computed once); `None` for a plain report (the core computes it).
+    pub(crate) fn digest(&self) -> Option<&str> {
         match self {
-            ReportArg::Handle(p) => Some(p.digest_with(host)),
+            ReportArg::Handle(p) => Some(p.digest()),
             ReportArg::Plain(_) => None,
         }
     }

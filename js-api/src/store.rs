@@ -75,9 +75,8 @@ impl EvidenceStore {
         };
         let policy = options.limits().in_lang(lang)?;
         let specs = evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
-        let clock = options.clock(host_clock()).in_lang(lang)?;
-        let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
-        inner.set_host_hasher(host_hasher(options.host_hashing));
+        let clock = options.clock().in_lang(lang)?;
+        let inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 

@@ -31,13 +31,9 @@ pub fn too_deep(at: &str, subject: &'static str) -> ContractError {
 /// How serde_json's message starts when it refused the text for its nesting limit.
 const RECURSION_MARK: &str = "recursion limit exceeded";
 
-/// The message of serde_json's error `e`: its own text, but the library's for its nesting
-/// limit (its "recursion limit exceeded" is not passed on).
-pub fn serde_message(e: &serde_json::Error) -> String {
-    message_of(e, e.to_string())
-}
-
-/// [`serde_message`] given `e`'s own text, formatted once by the caller.
+/// The message of serde_json's error `e` given its own text (formatted once by the
+/// caller), but the library's for its nesting limit ("recursion limit exceeded" is not
+/// passed on).
 fn message_of(e: &serde_json::Error, text: String) -> String {
     if text.starts_with(RECURSION_MARK) {
         return too_deep_message(&format!("at line {} column {}", e.line(), e.column()));

@@ -78,8 +78,8 @@ pub fn error_classes() -> JsErrorClasses {
 /// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
 /// the error's own details as properties.
 pub(crate) fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
-    let issues = e.issues(lang);
-    let err = js_sys::Error::new(&e.message(lang));
+    let (message, issues) = e.message_and_issues(lang);
+    let err = js_sys::Error::new(&message);
     CLASSES.with(|c| {
         let c = c.borrow();
         js_sys::Object::set_prototype_of(&err, if issues.is_some() { &c.contract } else { &c.evidence });

@@ -69,9 +69,9 @@ pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function
 
 /// The error classes every function throws, for `instanceof` (the same classes the
 /// package exports by name): `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
-#[wasm_bindgen(js_name = errorClasses)]
-pub fn error_classes() -> JsErrorClasses {
-    CLASSES.with(|c| JsValue::from(c.borrow().object.clone())).unchecked_into()
+#[wasm_bindgen(js_name = errorClasses, unchecked_return_type = "ErrorClasses")]
+pub fn error_classes() -> JsValue {
+    CLASSES.with(|c| JsValue::from(c.borrow().object.clone()))
 }
 
 /// The thrown value of any coded error, in a language: a `ContractError` (with `issues`

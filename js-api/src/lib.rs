@@ -49,4 +49,4 @@ use evidence_check::store::EvidenceStore as CoreStore;
 const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 
 use {args::*, bytes::*, out::*};
-pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, report::*, schema::*, store::*, types::*};
+pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, report::*, schema::*, store::*};

@@ -94,7 +94,7 @@ impl ReviewsArg {
     }
 }
 
-pub(crate) fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, JsValue> {
+pub(crate) fn reviews_arg(value: Option<JsValue>, lang: Lang) -> Result<ReviewsArg, JsValue> {
     let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
     match vouched(&value, &REVIEWS_KEY) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
@@ -137,9 +137,9 @@ impl ReportHandle {
     }
 
     /// The claim ids, in the report's order.
-    #[wasm_bindgen(getter = claimIds)]
-    pub fn claim_ids(&self) -> Result<JsIds, JsValue> {
-        typed(&self.parsed()?.claim_ids())
+    #[wasm_bindgen(getter = claimIds, unchecked_return_type = "string[]")]
+    pub fn claim_ids(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.claim_ids())
     }
 
     #[wasm_bindgen(getter, skip_typescript)]
@@ -147,25 +147,25 @@ impl ReportHandle {
         Ok(self.parsed()?.report().title.clone())
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn claims(&self) -> Result<JsClaims, JsValue> {
-        typed(&self.parsed()?.report().claims)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "Claim[]")]
+    pub fn claims(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().claims)
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn conflicts(&self) -> Result<JsConflicts, JsValue> {
-        typed(&self.parsed()?.report().conflicts)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "Conflict[]")]
+    pub fn conflicts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().conflicts)
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn gaps(&self) -> Result<JsIds, JsValue> {
-        typed(&self.parsed()?.report().gaps)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "string[]")]
+    pub fn gaps(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().gaps)
     }
 
     /// The parsed report as a plain object, every default filled in (`JSON.stringify` uses it).
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsParsedReport, JsValue> {
-        typed(self.parsed()?.report())
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "ParsedReport")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(self.parsed()?.report())
     }
 
     /// Releases the report now; every later use throws `handle_freed`. Freeing twice does nothing.
@@ -206,8 +206,8 @@ impl Reviews {
     /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
     /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
     #[wasm_bindgen(constructor)]
-    pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+    pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "Review[] | null")] reviews: Option<JsValue>, #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>) -> Result<Reviews, JsValue> {
+        let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
         let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
@@ -215,8 +215,8 @@ impl Reviews {
 
     /// Checks a review as the next item of the list (a violation's path is the one the
     /// list would give it, `/3/note`) and appends it; returns the new length.
-    pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
-        let text = reviews_text(&review.into(), "review", self.lang)?;
+    pub fn add(&self, #[wasm_bindgen(unchecked_param_type = "Review")] review: JsValue) -> Result<u32, JsValue> {
+        let text = reviews_text(&review, "review", self.lang)?;
         self.push_text(&text)
     }
 
@@ -233,9 +233,9 @@ impl Reviews {
     }
 
     /// The reviews as a plain array (`JSON.stringify` uses it).
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsReviews, JsValue> {
-        typed(self.list()?.reviews())
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "Review[]")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(self.list()?.reviews())
     }
 
     /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.

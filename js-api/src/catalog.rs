@@ -9,14 +9,13 @@ thread_local! {
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
-/// The handle of a `DocumentCatalog` instance (the argument `name`); `None` for anything else.
-pub(crate) fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
-    if !value.is_object() || is_array_caught(value).unwrap_or(true) {
-        return Ok(None);
+/// The id of a live or freed `DocumentCatalog` instance, as its getter vouches; `None`
+/// for anything else.
+pub(crate) fn catalog_handle(value: &JsValue) -> Option<u32> {
+    match vouched(value) {
+        Some(Vouched::Catalog(id)) => Some(id),
+        _ => None,
     }
-    // A plain object has no such property; a getter or trap that throws is the caller's.
-    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
-    Ok(handle.as_f64().map(|h| h as u32))
 }
 
 /// `handle_freed` for a catalogue: the argument `name` of a function, or (`None`) the
@@ -129,9 +128,9 @@ impl DocumentCatalog {
         CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
     }
 
-    /// How functions given this catalogue find it (internal).
-    #[wasm_bindgen(getter = __catalogHandle, skip_typescript)]
-    pub fn catalog_handle(&self) -> u32 {
-        self.handle
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        vouch(Vouched::Catalog(self.handle))
     }
 }

@@ -18,7 +18,7 @@ pub fn extract_excerpts(
     #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
 ) -> Result<JsValue, JsValue> {
     let source: JsValue = source;
-    match catalog_handle(&source, "document")? {
+    match catalog_handle(&source) {
         Some(handle) => {
             let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
             let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(evidence_check::excerpt::extract_excerpts), lang))?;
@@ -33,7 +33,7 @@ pub fn extract_excerpts(
 
 /// Runs `f` over the documents of a list or a catalogue.
 pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
-    match catalog_handle(&source, "documents")? {
+    match catalog_handle(&source) {
         Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
         None => {
             let documents = documents_from_value(&value_arg(&source, "documents", Lang::default())?).in_lang(Lang::default())?;
@@ -77,7 +77,7 @@ pub(crate) fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, Js
     if v.is_undefined() {
         return Ok(None);
     }
-    catalog_handle(&v, "options.catalog")?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
+    catalog_handle(&v).map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
 }
 
 /// The executor's decision on a policy's finish, from the task and the observations;

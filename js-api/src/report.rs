@@ -1,39 +1,44 @@
 use crate::*;
 
-// ==== issue 15 (r3-handle): the Report and Reviews handles ==============================
+// ---- the handles: ReportHandle, Reviews, DocumentCatalog ----------------------------
 // A handle holds what a call would otherwise read again from JSON: the validated report
-// and its digest, or the checked reviews. A call recognises one by reading its internal
-// getter (`__reportHandle`, `__reviewsHandle`) through a catching import: only the real
-// getter, which is Rust code, vouches for the handle (it leaves the parsed value in
-// `VOUCHED`), so a plain object or Proxy that merely has such a property is read as a
-// plain object, exactly as before. `free()` is this binding's own, as the store's: it
-// drops the value and leaves a tombstone, so a later use throws a coded `handle_freed`.
+// and its digest, the checked reviews, a frozen catalogue. A call recognises one by
+// reading the one internal getter every handle class has, `__handle`, through a catching
+// import: only the real getter, which is Rust code, vouches for the handle (it leaves
+// what it holds in `VOUCHED`), so a plain object or Proxy that merely has such a property
+// is read as a plain object. `free()` is this binding's own, as the store's: it drops the
+// value and leaves a tombstone, so a later use throws a coded `handle_freed`.
 
-
-/// What the last genuine handle getter left for the call reading it: `Some(None)` when
-/// the handle was freed.
+/// What the last genuine handle getter left for the call reading it: `Report(None)` or
+/// `Reviews(None)` when the handle was freed; a catalogue's id (freed once it is not in
+/// `CATALOGS`).
 pub(crate) enum Vouched {
     Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>),
     Reviews(Option<std::rc::Rc<evidence_check::parsed::ReviewList>>),
+    Catalog(u32),
 }
 
 thread_local! {
     static VOUCHED: std::cell::Cell<Option<Vouched>> = const { std::cell::Cell::new(None) };
-    static REPORT_KEY: JsValue = JsValue::from_str("__reportHandle");
-    static REVIEWS_KEY: JsValue = JsValue::from_str("__reviewsHandle");
+    static HANDLE_KEY: JsValue = JsValue::from_str("__handle");
 }
 
-/// Reads `value`'s internal getter `key` (a catching read: a throwing trap or getter
-/// means "not a handle", and the plain path then reports it as before) and returns what a
-/// genuine handle's getter vouched for.
-pub(crate) fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Option<Vouched> {
+/// What a genuine handle's getter, read through a catching call, vouched for (a throwing
+/// trap or getter means "not a handle", and the plain path then reports it).
+pub(crate) fn vouched(value: &JsValue) -> Option<Vouched> {
     if !value.is_object() {
         return None;
     }
     VOUCHED.with(|v| v.set(None));
-    let read = key.with(|k| Reflect::get(value, k));
+    let read = HANDLE_KEY.with(|k| Reflect::get(value, k));
     let found = VOUCHED.with(|v| v.take());
     read.ok().and(found)
+}
+
+/// The getter a handle class vouches with: leaves `what` for the call reading it.
+pub(crate) fn vouch(what: Vouched) -> bool {
+    VOUCHED.with(|v| v.set(Some(what)));
+    true
 }
 
 pub(crate) fn handle_freed(lang: Lang) -> JsValue {
@@ -69,7 +74,7 @@ impl ReportArg {
 }
 
 pub(crate) fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg, JsValue> {
-    match vouched(value, &REPORT_KEY) {
+    match vouched(value) {
         Some(Vouched::Report(Some(parsed))) => {
             parsed.check_under(policy).in_lang(lang)?;
             Ok(ReportArg::Handle(parsed))
@@ -96,7 +101,7 @@ impl ReviewsArg {
 
 pub(crate) fn reviews_arg(value: Option<JsValue>, lang: Lang) -> Result<ReviewsArg, JsValue> {
     let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
-    match vouched(&value, &REVIEWS_KEY) {
+    match vouched(&value) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
         Some(Vouched::Reviews(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "reviews", lang)),
         _ => Ok(ReviewsArg::Plain(evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
@@ -174,11 +179,9 @@ impl ReportHandle {
     }
 
     /// How a call recognises a genuine handle (internal).
-    #[wasm_bindgen(getter = __reportHandle, skip_typescript)]
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        let parsed = self.inner.borrow().clone();
-        VOUCHED.with(|v| v.set(Some(Vouched::Report(parsed))));
-        true
+        vouch(Vouched::Report(self.inner.borrow().clone()))
     }
 }
 
@@ -244,10 +247,8 @@ impl Reviews {
     }
 
     /// How a call recognises a genuine handle (internal).
-    #[wasm_bindgen(getter = __reviewsHandle, skip_typescript)]
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        let list = self.inner.borrow().clone();
-        VOUCHED.with(|v| v.set(Some(Vouched::Reviews(list))));
-        true
+        vouch(Vouched::Reviews(self.inner.borrow().clone()))
     }
 }

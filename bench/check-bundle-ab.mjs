@@ -12,7 +12,7 @@ const NOW = "2026-11-29T00:00:00+00:00";
 const stamp = (i) => { const s = i % 86400; const two = (n) => String(n).padStart(2, "0"); return `2026-11-28T${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}+00:00`; };
 const N = 4000; const texts = Array.from({ length: N }, (_, i) => JSON.stringify({ ...demo, sources: demo.sources.map((s, k) => (k === 0 ? { ...s, fetched_at: stamp(i) } : s)) }));
 const same = JSON.stringify(builds.A.checkBundle(texts[7], { now: NOW })) === JSON.stringify(builds.B.checkBundle(texts[7], { now: NOW }));
-const cases = { "text {now}": (ec, i) => ec.checkBundle(texts[i % N], { now: NOW }), "text {now,hostHashing:false}": (ec, i) => ec.checkBundle(texts[i % N], { now: NOW, hostHashing: false }) };
+const cases = { "text {now}": (ec, i) => ec.checkBundle(texts[i % N], { now: NOW }) };
 const ROUNDS = +(process.argv[2] ?? 30), MS = 120; let k = 0; const res = {};
 const round = (name, c, keep) => { const f = cases[c]; let n = 0; const s = performance.now(); let e; do { for (let j = 0; j < 25; j++) f(builds[name], k++); n += 25; e = performance.now(); } while (e - s < MS); if (keep) ((res[c] ??= { A: [], B: [] })[name]).push((e - s) * 1000 / n); };
 for (let r = 0; r < ROUNDS + 3; r++) for (const c of Object.keys(cases)) { const order = r % 2 ? ["A", "B"] : ["B", "A"]; for (const b of order) round(b, c, r >= 3); }

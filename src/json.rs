@@ -28,6 +28,18 @@ pub fn too_deep(at: &str, subject: &'static str) -> ContractError {
     }
 }
 
+/// Whether a host's exception (its `name` and `message`, when they are strings) says
+/// that serialising a value ran out of stack: V8's and JavaScriptCore's `RangeError`
+/// "Maximum call stack size exceeded", SpiderMonkey's `InternalError` "too much
+/// recursion". Such a value nests far deeper than JSON is read: a [`too_deep`].
+pub fn is_out_of_stack(name: Option<&str>, message: Option<&str>) -> bool {
+    match name {
+        Some("RangeError") => message.is_some_and(|m| m.contains("call stack")),
+        Some("InternalError") => message.is_some_and(|m| m.contains("recursion")),
+        _ => false,
+    }
+}
+
 /// How serde_json's message starts when it refused the text for its nesting limit.
 const RECURSION_MARK: &str = "recursion limit exceeded";
 

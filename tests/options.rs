@@ -276,3 +276,17 @@ fn how_to_raise_a_limit_follows_the_errors_language() {
     let e = Report::from_value_with(&v, &reference).unwrap_err();
     assert!(e.issues(Lang::Zh).unwrap().1.iter().all(|i| !i.message.contains("max_claims")));
 }
+
+#[test]
+fn host_exceptions_and_status_arguments_are_judged_in_the_core() {
+    use evidence_check::json::is_out_of_stack;
+    assert!(is_out_of_stack(Some("RangeError"), Some("Maximum call stack size exceeded")));
+    assert!(is_out_of_stack(Some("InternalError"), Some("too much recursion")));
+    assert!(!is_out_of_stack(Some("RangeError"), Some("Invalid string length")));
+    assert!(!is_out_of_stack(Some("Error"), Some("Maximum call stack size exceeded")));
+    assert!(!is_out_of_stack(None, None));
+    use evidence_check::excerpt::AnswerStatus;
+    assert_eq!(AnswerStatus::from_arg("info").unwrap(), AnswerStatus::Info);
+    let e = AnswerStatus::from_arg("nope").unwrap_err();
+    assert_eq!((e.code(), e.message(Lang::En).as_str()), ("invalid_argument", "status must be one of info, reserved, insufficient, not_found, denied, abstain, unconfirmed"));
+}

@@ -106,20 +106,14 @@ pub(crate) fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'s
 }
 
 /// The error of a `JSON.stringify` of the argument `name` that threw `thrown`: out of
-/// stack (V8's and JavaScriptCore's `RangeError` "Maximum call stack size exceeded",
-/// SpiderMonkey's `InternalError` "too much recursion"), the value nests far deeper than
-/// JSON is read, a `too_deep` of `subject`; anything else (a `toJSON`, getter or Proxy
-/// trap that threw, a cycle, a BigInt) an `invalid_argument`. The thrown value is read
-/// through catching calls only (it may be the caller's Proxy); a value the caller threw
-/// that reads as such an error is taken at its word.
+/// stack ([`evidence_check::json::is_out_of_stack`]) a `too_deep` of `subject`; anything
+/// else (a `toJSON`, getter or Proxy trap that threw, a cycle, a BigInt) an
+/// `invalid_argument`. The thrown value is read through catching calls only (it may be
+/// the caller's Proxy); a value the caller threw that reads as such an error is taken at
+/// its word.
 pub(crate) fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: Lang) -> JsValue {
     let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|v| v.as_string());
-    let out_of_stack = match text("name").as_deref() {
-        Some("RangeError") => text("message").is_some_and(|m| m.contains("call stack")),
-        Some("InternalError") => text("message").is_some_and(|m| m.contains("recursion")),
-        _ => false,
-    };
-    if out_of_stack {
+    if evidence_check::json::is_out_of_stack(text("name").as_deref(), text("message").as_deref()) {
         let e = evidence_check::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
         return InLang(e, lang).into();
     }

@@ -3,11 +3,7 @@ use crate::*;
 // ---- excerpts and outcomes (the second article) --------------------------------------
 
 pub(crate) fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
-    let s = text_arg(value, "status")?;
-    AnswerStatus::parse(&s).ok_or_else(|| {
-        let names: Vec<&str> = AnswerStatus::ALL.iter().map(|(n, _)| *n).collect();
-        argument_error(format!("status must be one of {}", names.join(", ")))
-    })
+    Ok(AnswerStatus::from_arg(&text_arg(value, "status")?).in_lang(Lang::default())?)
 }
 
 /// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):

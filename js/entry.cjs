@@ -13,7 +13,7 @@ raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, cl
 delete raw.__registerErrorClasses;
 // Host hashing: texts of 128 bytes or more are hashed by node:crypto (OpenSSL) instead of the
 // module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
-// `hostHashing: false` on a store or a checkBundle call turns it off for that store or call.
+// Registered once, here, for every call.
 // node:crypto is loaded once it pays (loading it is ~3 ms, an eighth of the start-up): until
 // the texts it was handed reach HOST_LOAD_BYTES together (at once for a text that long),
 // the hasher answers nothing and the module hashes them, ~3 ms of hashing for that much.

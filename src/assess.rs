@@ -219,8 +219,6 @@ pub struct Checked<'r> {
     pub reviews: BTreeMap<&'r str, &'r Review>,
     /// The store's policy (the artifact's limits).
     pub policy: crate::policy::Policy,
-    /// The store's host hasher (the artifact's digest is hashed by it where it is faster).
-    pub host_hasher: Option<crate::digest::HostHasher>,
 }
 
 /// What to do with a review bound to another report digest or scope, or a second
@@ -409,7 +407,6 @@ pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, 
         citations,
         reviews,
         policy: store.policy().clone(),
-        host_hasher: store.host_hasher(),
     })
 }
 

@@ -117,9 +117,6 @@ pub struct BundleOptions {
     /// What a stale, foreign or second review does: [`ReviewMode::Report`] (an issue;
     /// the default for bundles) or [`ReviewMode::Throw`] (the reference's `review_mismatch`).
     pub reviews: ReviewMode,
-    /// The host's SHA-256 for large source texts (the Node build's `node:crypto`); `None`
-    /// hashes every text in the module. The digests are the same either way.
-    pub host_hasher: Option<crate::digest::HostHasher>,
 }
 
 impl BundleOptions {
@@ -134,7 +131,6 @@ impl BundleOptions {
             review_key: None,
             lang: crate::error::Lang::Zh,
             reviews: ReviewMode::Report,
-            host_hasher: None,
         }
     }
 }
@@ -226,7 +222,6 @@ fn fill_store<'t>(
     let ids: Vec<String> = specs.iter().map(|s| s.source_id.clone()).collect();
     let mut store = EvidenceStore::with_policy(specs, options.policy.clone(), options.clock.clone())
         .map_err(|error| BundleError::Store { path: "/sources".into(), error })?;
-    store.set_host_hasher(options.host_hasher);
     for (i, (id, (revision, content, fetched_at))) in ids.iter().zip(texts).enumerate() {
         store
             .restore_text(scope, id, content, revision, fetched_at)

@@ -29,6 +29,12 @@ impl Clock {
         Clock::Source(system_micros)
     }
 
+    /// The host's clock: the one the binding installed ([`crate::host::install_clock`]),
+    /// else the machine's (natively; a wasm host that installs none reads the epoch).
+    pub fn host() -> Clock {
+        Clock::Source(crate::host::installed().micros.unwrap_or(system_micros))
+    }
+
     /// The current time as text.
     pub fn now(&self) -> String {
         match self {
@@ -36,6 +42,11 @@ impl Clock {
             Clock::Source(f) => format_utc_micros(f()),
         }
     }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn system_micros() -> i64 {
+    0
 }
 
 #[cfg(not(target_arch = "wasm32"))]

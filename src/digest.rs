@@ -64,39 +64,17 @@ pub fn normalize_newlines_owned(mut text: String) -> String {
     text
 }
 
-/// A host's SHA-256 (the Node build registers `node:crypto`'s) and the smallest text it
-/// is given.
-#[derive(Clone, Copy, Debug)]
-pub struct HostHasher {
-    /// The lower-case hex digest of the bytes, or `None` when the host could not hash
-    /// them (the built-in hasher then does).
-    pub hash: fn(&[u8]) -> Option<String>,
-    /// Texts shorter than this many UTF-8 bytes are hashed by the built-in hasher.
-    pub min_bytes: usize,
-}
-
-impl HostHasher {
-    /// `hash` for texts of [`HOST_HASH_MIN_BYTES`] or more.
-    pub fn new(hash: fn(&[u8]) -> Option<String>) -> Self {
-        HostHasher { hash, min_bytes: HOST_HASH_MIN_BYTES }
-    }
-}
-
-/// The default smallest text (in UTF-8 bytes) handed to a [`HostHasher`]: below it the
-/// built-in hasher is faster than the call to the host's. Chosen by measurement: the
-/// crossing point of the call's fixed cost and the two rates. It was 1024 while the
-/// module's SHA-256 had unrolled rounds; with the compact one (start-up) node:crypto wins
-/// from ~100 bytes: a checkBundle whose eight sources have N ASCII bytes each, host for
-/// every size against module only, side by side, CPU time, 2026-11-30: paired 1.040 at 32
-/// bytes, 0.998 at 64, 0.991 at 96, 0.984 at 128, 0.961 at 192, 0.931 at 256, 0.856 at 512.
+/// The default smallest text (in UTF-8 bytes) handed to the host's SHA-256: below it the
+/// built-in hasher is faster than the call to the host's (measured: BENCHMARKS.md).
 pub const HOST_HASH_MIN_BYTES: usize = 128;
 
-/// SHA-256 hex of `text`'s UTF-8 bytes: by `host` when one is given and the text is not
-/// shorter than its `min_bytes`, else (or when the host gives no 64-digit lower-case hex
-/// digest) by the built-in hasher. Both give the same digest.
-pub fn sha256_hex_with(text: &str, host: Option<HostHasher>) -> String {
-    let hosted = match host {
-        Some(h) if text.len() >= h.min_bytes => (h.hash)(text.as_bytes()),
+/// SHA-256 hex of `text`'s UTF-8 bytes: by the host's SHA-256 (see [`crate::host`]) when
+/// one is installed and the text is not shorter than its smallest size, else (or when the
+/// host gives no 64-digit lower-case hex digest) by the built-in hasher. Both give the
+/// same digest.
+pub fn sha256_hex_hosted(text: &str) -> String {
+    let hosted = match crate::host::installed().sha256 {
+        Some((hash, min_bytes)) if text.len() >= min_bytes => hash(text.as_bytes()),
         _ => None,
     };
     match hosted {

@@ -52,33 +52,6 @@ pub trait Coded {
     }
 }
 
-/// What a thrown error carries, as JSON text: `[message, code, [[property, value], …]]`,
-/// the properties in the order the binding sets them on the error (`issues` and `subject`
-/// for a broken contract, then the error's [`Coded::details`]), and whether it is a broken
-/// contract (thrown as a `ContractError`, else an `EvidenceError`). The package's entries
-/// make the JS error from it after the wasm call has returned (js/entry-errors.mjs,
-/// `finishError`), so that V8 does not capture the module's frames into its stack.
-pub fn thrown_json<E: Coded + ?Sized>(e: &E, lang: Lang) -> (bool, String) {
-    /// A property's value: the violations are written straight from their struct, so each
-    /// issue keeps its key order (`path`, `code`, `message`), as the errors made in wasm do
-    /// (a `serde_json::Value` map would sort the keys).
-    #[derive(serde::Serialize)]
-    #[serde(untagged)]
-    enum Prop<'a> {
-        Issues(&'a [Violation]),
-        Value(serde_json::Value),
-    }
-    let (message, issues) = e.message_and_issues(lang);
-    let mut props: Vec<(&str, Prop<'_>)> = Vec::new();
-    if let Some((subject, violations)) = &issues {
-        props.push(("issues", Prop::Issues(violations)));
-        props.push(("subject", Prop::Value(serde_json::Value::from(*subject))));
-    }
-    props.extend(e.details().into_iter().map(|(k, v)| (k, Prop::Value(v))));
-    // Strings, numbers and JSON values only: writing them cannot fail.
-    let text = serde_json::to_string(&(message, e.code(), props)).unwrap_or_default();
-    (issues.is_some(), text)
-}
 
 
 /// One rule of a contract that an input breaks, with the JSON path where it broke.

@@ -291,6 +291,14 @@ impl AnswerStatus {
         Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, v)| *v)
     }
 
+    /// A status given as the argument `status`, or `invalid_argument` listing the names.
+    pub fn from_arg(s: &str) -> Result<Self, crate::error::BindingError> {
+        Self::parse(s).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
+            crate::error::BindingError::argument(format!("status must be one of {}", names.join(", ")))
+        })
+    }
+
     pub fn as_str(self) -> &'static str {
         Self::ALL.iter().find(|(_, v)| *v == self).map_or("", |(n, _)| n)
     }

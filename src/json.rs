@@ -28,16 +28,24 @@ pub fn too_deep(at: &str, subject: &'static str) -> ContractError {
     }
 }
 
+/// Whether a host's exception (its `name` and `message`, when they are strings) says
+/// that serialising a value ran out of stack: V8's and JavaScriptCore's `RangeError`
+/// "Maximum call stack size exceeded", SpiderMonkey's `InternalError` "too much
+/// recursion". Such a value nests far deeper than JSON is read: a [`too_deep`].
+pub fn is_out_of_stack(name: Option<&str>, message: Option<&str>) -> bool {
+    match name {
+        Some("RangeError") => message.is_some_and(|m| m.contains("call stack")),
+        Some("InternalError") => message.is_some_and(|m| m.contains("recursion")),
+        _ => false,
+    }
+}
+
 /// How serde_json's message starts when it refused the text for its nesting limit.
 const RECURSION_MARK: &str = "recursion limit exceeded";
 
-/// The message of serde_json's error `e`: its own text, but the library's for its nesting
-/// limit (its "recursion limit exceeded" is not passed on).
-pub fn serde_message(e: &serde_json::Error) -> String {
-    message_of(e, e.to_string())
-}
-
-/// [`serde_message`] given `e`'s own text, formatted once by the caller.
+/// The message of serde_json's error `e` given its own text (formatted once by the
+/// caller), but the library's for its nesting limit ("recursion limit exceeded" is not
+/// passed on).
 fn message_of(e: &serde_json::Error, text: String) -> String {
     if text.starts_with(RECURSION_MARK) {
         return too_deep_message(&format!("at line {} column {}", e.line(), e.column()));

@@ -14,6 +14,7 @@ pub mod contract;
 pub mod digest;
 pub mod error;
 pub mod excerpt;
+pub mod host;
 pub mod import;
 pub mod json;
 pub mod options;

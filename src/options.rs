@@ -22,7 +22,8 @@ use crate::policy::{Policy, PolicyError};
 
 /// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Compat {
     Reference,
@@ -30,17 +31,19 @@ pub enum Compat {
 
 /// `dialect`: the schema flavour, or how `null` in optional fields is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(ts_rs::TS, serde::Deserialize))]
+#[derive(serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum DialectName {
-    #[cfg_attr(test, serde(rename = "standard"))]
+    #[serde(rename = "standard")]
     Standard,
-    #[cfg_attr(test, serde(rename = "openai-strict"))]
+    #[serde(rename = "openai-strict")]
     OpenAiStrict,
 }
 
 /// `whitespace`: exact matching (the default) or loose matching of whitespace runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum WhitespaceName {
     Exact,
@@ -49,7 +52,8 @@ pub enum WhitespaceName {
 
 /// How a host counts offsets: `code_point`, `utf16` or `utf8`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "snake_case"))]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum OffsetUnit {
     CodePoint,
@@ -69,39 +73,30 @@ impl From<OffsetUnit> for Unit {
 
 /// An option that is present must have a value of its type: `null` is refused (a JS
 /// `undefined` never reaches JSON, so it reads as absent).
-#[cfg(test)]
 fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
 macro_rules! call_options {
     ($($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident: $ty:ty,)* })*) => {$(
-        #[cfg_attr(test, derive(ts_rs::TS, serde::Deserialize), ts(optional_fields), serde(rename_all = "camelCase", deny_unknown_fields))]
+        #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
         $(#[$m])*
-        #[derive(Clone, Debug, Default, PartialEq)]
+        #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
-            $( $(#[$fm])* #[cfg_attr(test, serde(default, deserialize_with = "present"))] pub $field: Option<$ty>, )*
+            $( $(#[$fm])* #[serde(default, deserialize_with = "present")] pub $field: Option<$ty>, )*
         }
         impl From<$name> for CallOptions {
             fn from(o: $name) -> CallOptions {
                 CallOptions { $($field: o.$field,)* ..CallOptions::default() }
             }
         }
-        impl Options for $name {
-            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
-            fn from_call(c: CallOptions) -> Self {
-                Self { $($field: c.$field,)* }
-            }
-        }
+        impl Options for $name {}
     )*};
 }
 
-/// The options of one call: the names it takes (the core's `snake_case` names, in the
-/// order the messages list them) and how it is taken out of [`CallOptions`].
-pub trait Options: Sized {
-    const FIELDS: &'static [&'static str];
-    fn from_call(c: CallOptions) -> Self;
-}
+/// The options of one call: read by serde's derive, then taken into [`CallOptions`].
+pub trait Options: serde::de::DeserializeOwned + Default + Into<CallOptions> {}
 
 /// Every option any call takes; each call's own struct converts into it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -131,9 +126,6 @@ pub struct CallOptions {
     pub require_contents: Option<bool>,
     pub policy: Option<Value>,
     pub reviews: Option<ReviewsName>,
-    /// `hostHashing: false`: every source is hashed in the module, even where the host
-    /// registered a faster SHA-256 (the Node build's `node:crypto`).
-    pub host_hashing: Option<bool>,
     /// The provider importers: the host's snapshots by the provider's key.
     pub sources: Option<Value>,
     pub title: Option<String>,
@@ -142,7 +134,8 @@ pub struct CallOptions {
 
 /// `reviews`: what a stale, foreign or second review does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(rename_all = "lowercase"))]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ReviewsName {
     Throw,
@@ -154,8 +147,6 @@ call_options! {
     /// source-size limits, the language of messages and labels, the policy, `compat`.
     StoreOptions {
         now: String, max_sources: usize, max_source_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
-        /// `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
-        host_hashing: bool,
     }
     /// `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
     /// context (the text right before and after) or the n-th occurrence (1-based);
@@ -187,8 +178,6 @@ call_options! {
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
-        /// `false`: hash every source in the module even where the host's SHA-256 is registered (Node).
-        host_hashing: bool,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
@@ -308,238 +297,47 @@ impl fmt::Display for OptionError {
 }
 impl std::error::Error for OptionError {}
 
-/// Reads the options of one call from the JSON text of the options object (`name` is
-/// what the messages call it). Absent text (`None`: no options given) is every default.
-pub fn read<T: Options + Default>(json: Option<&str>, name: &str) -> Result<T, BindingError> {
+/// Reads the options of one call from JSON text (`None`: no options given, every default).
+pub fn read<T: Options>(json: Option<&str>, name: &str) -> Result<T, OptionError> {
     let Some(json) = json else { return Ok(T::default()) };
-    let value: Value = serde_json::from_str(json).map_err(|e| BindingError::argument(format!("{name} is not JSON: {}", crate::contract::json::serde_message(&e))))?;
-    from_value(value, name)
+    let value = crate::json::parse_strict(json, crate::json::DEFAULT_MAX_INPUT_BYTES, "options")?;
+    Ok(from_value(value, name)?)
 }
 
-/// Reads the options of one call from a JSON object. An unknown name is refused with
-/// the list of the allowed ones, a wrong value with the option's name and what it must be.
-/// The messages are the ones serde's derive gives (`unknown field …, expected one of …`,
-/// `invalid type: …, expected …`), at the option's JSON path (`options.sourceIds[1]`);
-/// read by hand, the module carries no generic deserializer for the options.
+/// The options of one call from the `JSON.stringify` text of the options object: a
+/// string holding a lone surrogate is `invalid_unicode`, the JSON is read strictly (depth,
+/// duplicate keys) under the subject `options`, then by serde's derive.
+pub fn from_stringified<T: Options>(json: &str, name: &str) -> Result<CallOptions, OptionError> {
+    check_stringified(json, name)?;
+    read::<T>(Some(json), name).map(Into::into)
+}
+
+/// Reads the options of one call from a JSON object by serde's derive, through
+/// serde_path_to_error: an unknown name is refused with the list of the allowed ones, a
+/// wrong value with serde's message at the option's JSON path (`options.sourceIds[1]: …`).
+/// The one place serde's errors become coded ones.
 pub fn from_value<T: Options>(value: Value, name: &str) -> Result<T, BindingError> {
-    let Value::Object(map) = value else {
+    if !value.is_object() {
         return Err(BindingError::argument(format!("{name} must be an object")));
-    };
-    read_fields(&mut map.into_iter(), T::FIELDS)
-        .map(T::from_call)
-        .map_err(|(at, message)| BindingError::argument(format!("{name}.{at}: {message}")))
-}
-
-/// [`from_value`] of an object given as its entries in the order they were listed: read
-/// as the object's map reads them (by key, a later entry replacing an earlier one of the
-/// same key), without building the map.
-pub fn from_entries<T: Options>(listed: Vec<(String, Value)>, name: &str) -> Result<T, BindingError> {
-    read_fields(&mut by_key(listed).into_iter(), T::FIELDS)
-        .map(T::from_call)
-        .map_err(|(at, message)| BindingError::argument(format!("{name}.{at}: {message}")))
-}
-
-/// Entries in key order, as the map's `insert` keeps them: a key already there gets the
-/// later value.
-fn by_key(listed: Vec<(String, Value)>) -> Vec<(String, Value)> {
-    let mut entries: Vec<(String, Value)> = Vec::with_capacity(listed.len());
-    for (key, value) in listed {
-        match entries.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
-            Ok(i) => {
-                if let Some(slot) = entries.get_mut(i) {
-                    slot.1 = value;
-                }
-            }
-            Err(i) => entries.insert(i, (key, value)),
-        }
     }
-    entries
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
+        BindingError::argument(format!("{at}: {}", e.inner()))
+    })
 }
 
-/// `maxSourceBytes` for `max_source_bytes`.
-fn camel(field: &str) -> String {
-    let mut out = String::with_capacity(field.len());
-    let mut upper = false;
-    for c in field.chars() {
-        match c {
-            '_' => upper = true,
-            c if upper => {
-                out.push(c.to_ascii_uppercase());
-                upper = false;
-            }
-            c => out.push(c),
-        }
+/// The most UTF-16 units a valid `now` can have: a longer one is refused as no
+/// date-time before the options are read (it is not copied).
+pub const MAX_NOW_UNITS: usize = 256;
+
+/// Refuses a `now` of `units` UTF-16 units that cannot be a date-time, as
+/// [`CallOptions::clock`] refuses one that is not.
+pub fn check_now_units(units: usize) -> Result<(), ClockErrorKind> {
+    if units > MAX_NOW_UNITS {
+        return Err(ClockErrorKind::InvalidNow);
     }
-    out
-}
-
-/// Where a value was refused (its path below the option, `[1]`) and serde's message.
-type Refusal = (String, String);
-
-/// The object's keys (in the map's order, as serde's derive reads them) into the fields
-/// named; anything else is an unknown field.
-fn read_fields(map: &mut dyn Iterator<Item = (String, Value)>, fields: &[&str]) -> Result<CallOptions, Refusal> {
-    let mut c = CallOptions::default();
-    for (key, v) in map {
-        let Some(field) = fields.iter().find(|f| is_camel_of(&key, f)) else {
-            let names: Vec<String> = fields.iter().map(|f| camel(f)).collect();
-            return Err((key.clone(), unknown(&key, "field", "fields", &names)));
-        };
-        c.set(field, v).map_err(|(at, m)| (format!("{key}{at}"), m))?;
-    }
-    Ok(c)
-}
-
-/// `key == camel(field)`, without making the camelCase name (field names are ASCII).
-fn is_camel_of(key: &str, field: &str) -> bool {
-    let mut k = key.bytes();
-    let mut upper = false;
-    for c in field.bytes() {
-        if c == b'_' {
-            upper = true;
-            continue;
-        }
-        let want = if upper { c.to_ascii_uppercase() } else { c };
-        upper = false;
-        if k.next() != Some(want) {
-            return false;
-        }
-    }
-    k.next().is_none()
-}
-
-/// serde's `unknown field `x`, expected one of `a`, `b``.
-#[cold]
-#[inline(never)]
-fn unknown(name: &str, what: &str, plural: &str, allowed: &[impl AsRef<str>]) -> String {
-    let quoted = |n: &dyn AsRef<str>| format!("`{}`", n.as_ref());
-    let expected = match allowed {
-        [] => return format!("unknown {what} `{name}`, there are no {plural}"),
-        [a] => quoted(a),
-        [a, b] => format!("{} or {}", quoted(a), quoted(b)),
-        all => format!("one of {}", all.iter().map(|n| quoted(n)).collect::<Vec<_>>().join(", ")),
-    };
-    format!("unknown {what} `{name}`, expected {expected}")
-}
-
-/// What serde_json calls a value in `invalid type: …` (its `Unexpected`).
-fn unexpected(v: &Value) -> String {
-    match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => format!("boolean `{b}`"),
-        Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
-        Value::Number(n) => format!("integer `{n}`"),
-        Value::String(s) => format!("string {s:?}"),
-        Value::Array(_) => "sequence".to_owned(),
-        Value::Object(_) => "map".to_owned(),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn invalid_type(v: &Value, expected: &str) -> Refusal {
-    (String::new(), format!("invalid type: {}, expected {expected}", unexpected(v)))
-}
-
-/// A value an option holds, read as serde's derive read it from a `Value`.
-trait OptionValue: Sized {
-    fn read(v: Value) -> Result<Self, Refusal>;
-}
-
-impl OptionValue for Value {
-    fn read(v: Value) -> Result<Self, Refusal> {
-        Ok(v)
-    }
-}
-
-impl OptionValue for String {
-    fn read(v: Value) -> Result<Self, Refusal> {
-        match v {
-            Value::String(s) => Ok(s),
-            v => Err(invalid_type(&v, "a string")),
-        }
-    }
-}
-
-impl OptionValue for bool {
-    fn read(v: Value) -> Result<Self, Refusal> {
-        v.as_bool().ok_or_else(|| invalid_type(&v, "a boolean"))
-    }
-}
-
-impl OptionValue for usize {
-    fn read(v: Value) -> Result<Self, Refusal> {
-        let Value::Number(n) = &v else { return Err(invalid_type(&v, "usize")) };
-        match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => usize::try_from(u).map_err(|_| (String::new(), format!("invalid value: integer `{u}`, expected usize"))),
-            (None, Some(i)) => Err((String::new(), format!("invalid value: integer `{i}`, expected usize"))),
-            (None, None) => Err(invalid_type(&v, "usize")),
-        }
-    }
-}
-
-impl OptionValue for Vec<String> {
-    fn read(v: Value) -> Result<Self, Refusal> {
-        let Value::Array(items) = v else { return Err(invalid_type(&v, "a sequence")) };
-        items.into_iter().enumerate().map(|(i, v)| String::read(v).map_err(|(at, m)| (format!("[{i}]{at}"), m))).collect()
-    }
-}
-
-/// The unit-only enums: a variant's name, or (serde's external tagging) an object of
-/// one key, the name, whose value is `null`. The variant's index in `names`.
-fn read_variant(v: Value, names: &[&str]) -> Result<usize, Refusal> {
-    let single = || (String::new(), "invalid value: map, expected map with a single key".to_owned());
-    let (name, value) = match v {
-        Value::String(s) => (s, None),
-        Value::Object(map) if map.len() == 1 => map.into_iter().next().map(|(k, v)| (k, Some(v))).ok_or_else(single)?,
-        Value::Object(_) => return Err(single()),
-        v => return Err(invalid_type(&v, "string or map")),
-    };
-    let Some(i) = names.iter().position(|n| *n == name) else {
-        return Err((String::new(), unknown(&name, "variant", "variants", names)));
-    };
-    match value {
-        None | Some(Value::Null) => Ok(i),
-        Some(v) => Err((format!(".{name}"), invalid_type(&v, "unit").1)),
-    }
-}
-
-macro_rules! option_enum {
-    ($($ty:ident { $($text:literal => $variant:ident),* })*) => {$(
-        impl OptionValue for $ty {
-            fn read(v: Value) -> Result<Self, Refusal> {
-                const NAMES: &[&str] = &[$($text),*];
-                const VARIANTS: &[$ty] = &[$($ty::$variant),*];
-                let i = read_variant(v, NAMES)?;
-                VARIANTS.get(i).copied().ok_or_else(|| (String::new(), String::new()))
-            }
-        }
-    )*};
-}
-
-option_enum! {
-    Lang { "zh" => Zh, "en" => En }
-    Compat { "reference" => Reference }
-    DialectName { "standard" => Standard, "openai-strict" => OpenAiStrict }
-    WhitespaceName { "exact" => Exact, "loose" => Loose }
-    OffsetUnit { "code_point" => CodePoint, "utf16" => Utf16, "utf8" => Utf8 }
-    ReviewsName { "throw" => Throw, "report" => Report }
-}
-
-impl CallOptions {
-    /// Sets the option `field` (a name of [`CallOptions`]) from its JSON value.
-    fn set(&mut self, field: &str, v: Value) -> Result<(), Refusal> {
-        macro_rules! fields {
-            ($($f:ident)*) => {
-                match field {
-                    $(stringify!($f) => self.$f = Some(OptionValue::read(v)?),)*
-                    _ => {}
-                }
-            };
-        }
-        fields!(now max_sources max_source_bytes max_claims max_citations max_input_bytes lang compat review_key key render dialect whitespace unit prefix suffix occurrence scope source_ids fetched_at uncited_as_gaps documents require_contents policy reviews host_hashing sources title provider);
-        Ok(())
-    }
+    Ok(())
 }
 
 impl CallOptions {
@@ -575,10 +373,10 @@ impl CallOptions {
     }
 
     /// A fixed clock at `now`, else the host's clock.
-    pub fn clock(&self, host: Clock) -> Result<Clock, ClockErrorKind> {
+    pub fn clock(&self) -> Result<Clock, ClockErrorKind> {
         match &self.now {
             Some(now) => Clock::fixed(now),
-            None => Ok(host),
+            None => Ok(Clock::host()),
         }
     }
 
@@ -633,16 +431,15 @@ impl CallOptions {
     }
 
     /// The settings of a stateless bundle check.
-    pub fn bundle(&self, host: Clock) -> Result<BundleOptions, OptionError> {
+    pub fn bundle(&self) -> Result<BundleOptions, OptionError> {
         Ok(BundleOptions {
-            clock: self.clock(host)?,
+            clock: self.clock()?,
             render: self.render.unwrap_or(true),
             policy: self.limits()?,
             escaping: self.escaping(),
             review_key: self.review_key()?,
             lang: self.lang_or(Lang::Zh),
             reviews: crate::assess::ReviewMode::Report,
-            host_hasher: None,
         })
     }
 
@@ -663,7 +460,7 @@ impl CallOptions {
         let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;
         let mut o = crate::import::provider::ProviderOptions::new(Scope::from_value(scope)?);
         o.policy = self.limits()?;
-        o.lang = self.lang_or(Lang::Zh);
+        o.lang = self.lang_or(Lang::default());
         o.title = self.title.clone();
         o.fetched_at = self.fetched_at.clone();
         let sources = match &self.sources {
@@ -761,7 +558,7 @@ pub fn argument_subject(name: &str) -> &'static str {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use serde_json::{json, Map};
+    use serde_json::json;
 
     #[test]
     fn arguments_are_read_under_their_subjects() {
@@ -773,103 +570,38 @@ mod tests {
         assert_eq!(argument_subject("anything"), "argument");
     }
 
-    /// The reader the hand reader replaces: serde's derive through serde_path_to_error.
-    fn serde_read<T: serde::de::DeserializeOwned>(value: Value, name: &str) -> Result<T, BindingError> {
-        if !value.is_object() {
-            return Err(BindingError::argument(format!("{name} must be an object")));
-        }
-        serde_path_to_error::deserialize(value).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
-            BindingError::argument(format!("{at}: {}", e.inner()))
-        })
-    }
-
-    fn values() -> Vec<Value> {
-        let mut v = vec![
-            json!(null), json!(true), json!(false), json!(0), json!(1), json!(7), json!(-1), json!(1.5), json!(-0.0), json!(1e300),
-            json!(4_294_967_296u64), json!(u64::MAX), json!(i64::MIN), json!(""), json!("x"), json!("line\nbreak \u{1} \"é\" \\"),
-            json!([]), json!(["a"]), json!(["a", 1]), json!(["a", ["b"]]), json!([null]), json!({}), json!({"a": 1, "b": 2}),
-            json!({"reference": 1}), json!({"reference": {}}), json!({"x": null}), json!({"zh": 1.5}),
-        ];
-        for name in ["zh", "en", "reference", "standard", "openai-strict", "exact", "loose", "code_point", "utf16", "utf8", "throw", "report"] {
-            v.push(json!(name));
-            v.push(json!({ name: null }));
-        }
-        v.push(json!("2026-11-29T00:00:00+00:00"));
-        v.push(json!({"tenant_id": "t", "user_id": "u"}));
-        v
-    }
-
-    fn same<T: serde::de::DeserializeOwned + Options + Into<CallOptions> + Clone + PartialEq + fmt::Debug>() -> usize {
-        let mut keys: Vec<String> = T::FIELDS.iter().map(|f| camel(f)).collect();
-        keys.extend(["langue", "max_claims", "MaxClaims", "", "catalog"].map(String::from));
-        let values = values();
-        let mut n = 0;
-        let mut check = |v: Value| {
-            let ours = from_value::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
-            let theirs = serde_read::<T>(v.clone(), "options").map(Into::into).map_err(|e| e.message(Lang::En));
-            assert_eq!(ours, theirs, "{v}");
-            // The entries as the binding lists them (any order) read as the map is read.
-            if let Value::Object(map) = &v {
-                let listed: Vec<(String, Value)> = map.clone().into_iter().rev().collect();
-                let entries = from_entries::<T>(listed, "options").map(Into::into).map_err(|e| e.message(Lang::En));
-                assert_eq!(entries, ours, "{v}");
-            }
-            n += 1;
-        };
-        for key in &keys {
-            for value in &values {
-                check(json!({ key.clone(): value.clone() }));
-            }
-        }
-        // Two options: the first refused in the map's order is the one named.
-        for (i, a) in values.iter().enumerate().step_by(3) {
-            for (k, b) in [("a", values.get(i + 1)), ("zz", values.get(i + 2))] {
-                for key in keys.iter().take(3) {
-                    check(json!({ key.clone(): a.clone(), k: b.cloned() }));
-                }
-            }
-        }
-        let all: Map<String, Value> = T::FIELDS.iter().map(|f| (camel(f), json!(null))).collect();
-        check(Value::Object(all));
-        for v in [json!([]), json!("x"), json!(null), json!(1)] {
-            check(v);
-        }
-        n
+    fn message(e: impl Coded) -> String {
+        e.message(Lang::En)
     }
 
     #[test]
-    fn the_hand_reader_gives_serde_derives_results_and_messages() {
-        let n = same::<StoreOptions>() + same::<QuoteOptions>() + same::<RangeOptions>() + same::<ParseOptions>()
-            + same::<SchemaOptions>() + same::<ReviewOptions>() + same::<AssessOptions>() + same::<RenderOptions>()
-            + same::<CheckBundleOptions>() + same::<WhitespaceOptions>() + same::<LocateOptionsIn>()
-            + same::<LocateBundleOptions>() + same::<AnthropicOptions>() + same::<CatalogOptions>() + same::<LangOptions>()
-            + same::<ParseBundleOptions>();
-        assert!(n > 9_000, "{n}");
+    fn serde_messages_name_the_option_and_its_path() {
+        let read = |v: Value| from_value::<AnthropicOptions>(v, "options").map_err(message);
+        assert_eq!(read(json!({"sourceIds": ["a", 1]})).unwrap_err(), "options.sourceIds[1]: invalid type: integer `1`, expected a string");
+        assert_eq!(read(json!({"sourceIds": null})).unwrap_err(), "options.sourceIds: invalid type: null, expected a sequence");
+        assert_eq!(read(json!({"fetchedAt": 1.5})).unwrap_err(), "options.fetchedAt: invalid type: floating point `1.5`, expected a string");
+        let e = read(json!({"x": 1})).unwrap_err();
+        assert_eq!(e, "options.x: unknown field `x`, expected one of `scope`, `sourceIds`, `fetchedAt`, `uncitedAsGaps`");
+        let lang = |v: Value| from_value::<LangOptions>(v, "options").map_err(message);
+        assert_eq!(lang(json!({"lang": "fr"})).unwrap_err(), "options.lang: unknown variant `fr`, expected `zh` or `en`");
+        assert_eq!(lang(json!({"lang": {"en": 1}})).unwrap_err(), "options.lang.en: invalid type: integer `1`, expected unit");
+        assert_eq!(lang(json!({"langue": 1})).unwrap_err(), "options.langue: unknown field `langue`, expected `lang`");
+        assert_eq!(lang(json!([])).unwrap_err(), "options must be an object");
+        let max = |v: Value| from_value::<ParseBundleOptions>(v, "options").map_err(message);
+        assert_eq!(max(json!({"maxClaims": -1})).unwrap_err(), "options.maxClaims: invalid value: integer `-1`, expected usize");
+        // Of two refused options the first by key is named, whatever the order written.
+        assert_eq!(max(json!({"zz": 1, "maxClaims": -1})).unwrap_err(), "options.maxClaims: invalid value: integer `-1`, expected usize");
     }
 
     #[test]
-    fn entries_are_read_by_key_the_last_of_a_key_kept() {
-        let read = |entries: Vec<(&str, Value)>| {
-            let entries = entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-            from_entries::<ReviewOptions>(entries, "options").map_err(|e| e.message(Lang::En))
-        };
-        // Two keys that read as one (lone surrogates both made U+FFFD): the later value.
-        let kept = read(vec![("now", json!(1)), ("lang", json!("en")), ("now", json!("2026-11-29T00:00:00+00:00"))]).unwrap();
-        assert_eq!(kept.now.as_deref(), Some("2026-11-29T00:00:00+00:00"));
-        assert_eq!(read(vec![("now", json!("x")), ("now", json!(1))]).unwrap_err(), "options.now: invalid type: integer `1`, expected a string");
-        // Of two refused options the first by key is named, whatever the listing order.
-        let e = read(vec![("zz", json!(1)), ("now", json!(1)), ("lang", json!(1))]).unwrap_err();
-        assert_eq!(e, "options.lang: invalid type: integer `1`, expected string or map");
-    }
-
-    #[test]
-    fn field_names_are_camel_case() {
-        assert_eq!(camel("max_source_bytes"), "maxSourceBytes");
-        assert_eq!(camel("now"), "now");
-        for (key, field, same) in [("maxSourceBytes", "max_source_bytes", true), ("now", "now", true), ("max_source_bytes", "max_source_bytes", false), ("maxSource", "max_source_bytes", false), ("maxSourceBytesX", "max_source_bytes", false), ("nowX", "now", false), ("", "now", false)] {
-            assert_eq!(is_camel_of(key, field), same, "{key} {field}");
-        }
+    fn stringified_options_are_read_strictly_under_the_subject_options() {
+        let deep = format!("{{\"lang\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        let e = from_stringified::<LangOptions>(&deep, "options").unwrap_err();
+        assert_eq!(e.issues(Lang::En).unwrap().0, "options");
+        let e = from_stringified::<LangOptions>(r#"{"lang":"\ud800"}"#, "options").unwrap_err();
+        assert_eq!(e.code(), "invalid_unicode");
+        assert_eq!(from_stringified::<LangOptions>(r#"{"lang":"en"}"#, "options").unwrap().lang, Some(Lang::En));
+        assert_eq!(check_now_units(MAX_NOW_UNITS), Ok(()));
+        assert_eq!(check_now_units(MAX_NOW_UNITS + 1), Err(ClockErrorKind::InvalidNow));
     }
 }

@@ -6,7 +6,6 @@
 //! that policy, exactly as the same call given the plain object would, so a handle never
 //! lets through what the plain path refuses.
 
-use serde_json::Value;
 
 use crate::json::DEFAULT_MAX_INPUT_BYTES;
 use crate::contract::{Contract, Report};
@@ -39,15 +38,10 @@ impl ParsedReport {
         &self.report
     }
 
-    /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first call.
+    /// SHA-256 hex of the report's canonical JSON (`report_digest`), computed on the first
+    /// call, by the host's SHA-256 where one is installed: the same digest.
     pub fn digest(&self) -> &str {
-        self.digest_with(None)
-    }
-
-    /// [`ParsedReport::digest`], computed (on the first call) by `host` where it is set and
-    /// faster (see [`crate::digest::sha256_hex_with`]): the same digest.
-    pub fn digest_with(&self, host: Option<crate::digest::HostHasher>) -> &str {
-        self.digest.get_or_init(|| crate::digest::sha256_hex_with(&crate::digest::canonical_report(&self.report), host))
+        self.digest.get_or_init(|| crate::digest::sha256_hex_hosted(&crate::digest::canonical_report(&self.report)))
     }
 
     /// The policy the report was read under.
@@ -87,23 +81,14 @@ pub struct ReviewList {
 }
 
 impl ReviewList {
-    /// Reads a list as `assess` reads its `reviews` argument (`null` for none).
-    pub fn from_value(v: &Value) -> Result<ReviewList, ContractError> {
-        crate::review::reviews_from_value(v).map(|reviews| ReviewList { reviews })
-    }
-
     /// Reads a list given as JSON text as `assess` reads it (`null` for none).
     pub fn from_json(text: &str) -> Result<ReviewList, ContractError> {
         crate::review::reviews_from_json(text, DEFAULT_MAX_INPUT_BYTES).map(|reviews| ReviewList { reviews })
     }
 
-    /// Checks one review as item `len()` of the list and appends it. A violation's path
-    /// is the one the whole list would give it (`/3/note`), under the subject `reviews`.
-    pub fn push_value(&mut self, v: &Value) -> Result<(), ContractError> {
-        self.push_json(&v.to_string())
-    }
-
-    /// [`ReviewList::push_value`] for one review given as JSON text.
+    /// Checks one review, given as JSON text, as item `len()` of the list and appends it.
+    /// A violation's path is the one the whole list would give it (`/3/note`), under the
+    /// subject `reviews`.
     pub fn push_json(&mut self, text: &str) -> Result<(), ContractError> {
         let index = self.reviews.len();
         let mut one = ReviewList::from_json(&format!("[{text}]")).map(|l| l.reviews).map_err(|mut e| {
@@ -116,20 +101,6 @@ impl ReviewList {
         })?;
         self.reviews.append(&mut one);
         Ok(())
-    }
-
-    /// [`ReviewList::push_json`], where `recorded` is a review this module made (see
-    /// [`Recorded`]): when `text` is the very text it was given back as, the review is
-    /// appended as it is, not read again (reading that text gives it back; the host
-    /// changed nothing in it, or its JSON text would differ).
-    pub fn push_recorded(&mut self, text: &str, recorded: Option<&Recorded>) -> Result<(), ContractError> {
-        match recorded {
-            Some(r) if r.text == text => {
-                self.reviews.push(r.review.clone());
-                Ok(())
-            }
-            _ => self.push_json(text),
-        }
     }
 
     pub fn reviews(&self) -> &[Review] {
@@ -149,29 +120,3 @@ impl ReviewList {
     }
 }
 
-/// A review `recordReview` made and the JSON text it gave it back as, kept for the
-/// `Reviews.add` that usually follows: reading that text as the next item of a list
-/// ([`ReviewList::push_json`]) gives the same review, so an `add` of the same text need not
-/// read it again ([`ReviewList::push_recorded`]): the review is validated once.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recorded {
-    text: String,
-    review: Review,
-}
-
-impl Recorded {
-    /// `review` with `text`, its JSON text (`serde_json`'s), when the list reader accepts
-    /// that text ([`Review::keeps_rules`] under the policy the list is read with); `None`
-    /// otherwise (a review made under a looser policy is read again, as before).
-    pub fn new(review: Review, text: String) -> Option<Recorded> {
-        review.keeps_rules(&crate::contract::Limits::default()).then_some(Recorded { text, review })
-    }
-
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    pub fn review(&self) -> &Review {
-        &self.review
-    }
-}

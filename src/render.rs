@@ -8,7 +8,7 @@ use crate::assess::{Checked, ClaimState, Status};
 use crate::clock::Clock;
 use crate::visible::is_python_space;
 use crate::contract::{ClaimKind, Report, Scope, SourceKind};
-use crate::digest::sha256_hex_with;
+use crate::digest::sha256_hex_hosted;
 use crate::error::{Coded, Lang};
 use crate::review::ReviewErrorKind;
 use std::fmt;
@@ -574,7 +574,7 @@ pub fn render_checked_detailed(
         return Err((RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail))));
     }
     Ok(Artifact {
-        content_digest: sha256_hex_with(&content, checked.host_hasher),
+        content_digest: sha256_hex_hosted(&content),
         content,
         report_digest: a.report_digest.clone(),
         status: a.status,

@@ -139,22 +139,6 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
 
 impl Review {
     pub(crate) const FIELDS: &'static [&'static str] = &["scope", "report_digest", "claim_id", "verdict", "note", "reviewed_at", "signature"];
-
-    /// Whether each field keeps the rule both readers check it by under `p` (the same rule
-    /// functions, field by field as [`Contract::check`] lists them): then reading the
-    /// review's JSON text (`serde_json`'s) as a review gives the review back (the property
-    /// test in `tests/parsed.rs` checks that this answers as the reader does).
-    pub(crate) fn keeps_rules(&self, p: &crate::contract::Limits) -> bool {
-        use crate::rules::check_str;
-        let scope = p.scope_rule();
-        check_str(&self.scope.tenant_id, &scope).is_ok()
-            && check_str(&self.scope.user_id, &scope).is_ok()
-            && check_str(&self.report_digest, &DIGEST).is_ok()
-            && check_str(&self.claim_id, &p.identifier_rule()).is_ok()
-            && check_str(&self.note, &rule::note(p)).is_ok()
-            && check_str(&self.reviewed_at, &rule::DATE_TIME).is_ok()
-            && self.signature.as_deref().is_none_or(|s| check_str(s, &DIGEST).is_ok())
-    }
 }
 
 impl Contract for Review {

@@ -45,9 +45,11 @@ proptest::proptest! {
 }
 
 mod host {
-    //! The host-hashing threshold: a stand-in host hasher records the sizes it was given.
+    //! The host's SHA-256, installed once (`evidence_check::host`): a stand-in records the
+    //! sizes it was given; every digest is the built-in hasher's.
     use super::normalize_newlines;
-    use evidence_check::digest::{sha256_hex, sha256_hex_with, HostHasher, HOST_HASH_MIN_BYTES};
+    use evidence_check::digest::{sha256_hex, sha256_hex_hosted, HOST_HASH_MIN_BYTES};
+    use evidence_check::host::{install_sha256, Sha256};
     use std::cell::RefCell;
 
     thread_local! {
@@ -69,32 +71,38 @@ mod host {
     fn seen() -> Vec<usize> {
         SEEN.with(|s| std::mem::take(&mut *s.borrow_mut()))
     }
+    /// `f` with `hash` installed (on this thread) for texts of `min_bytes` up, then none.
+    fn hosted<R>(hash: Sha256, min_bytes: usize, f: impl FnOnce() -> R) -> R {
+        install_sha256(Some(hash), min_bytes);
+        let r = f();
+        install_sha256(None, 0);
+        r
+    }
 
     #[test]
     fn texts_from_the_threshold_up_go_to_the_host_with_the_same_digest() {
         seen();
         for n in [0, 1, HOST_HASH_MIN_BYTES - 1, HOST_HASH_MIN_BYTES, HOST_HASH_MIN_BYTES + 1, 100_000] {
             let text = "x".repeat(n);
-            assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(recording))), sha256_hex(&text));
-            assert_eq!(sha256_hex_with(&text, None), sha256_hex(&text));
+            assert_eq!(hosted(recording, HOST_HASH_MIN_BYTES, || sha256_hex_hosted(&text)), sha256_hex(&text));
+            assert_eq!(sha256_hex_hosted(&text), sha256_hex(&text));
         }
         assert_eq!(seen(), vec![HOST_HASH_MIN_BYTES, HOST_HASH_MIN_BYTES + 1, 100_000]);
-        // A host registered with its own smallest size gets every text from there up.
-        let every = HostHasher { hash: recording, min_bytes: 0 };
-        assert_eq!(sha256_hex_with("", Some(every)), sha256_hex(""));
+        // A host installed with its own smallest size gets every text from there up.
+        assert_eq!(hosted(recording, 0, || sha256_hex_hosted("")), sha256_hex(""));
         assert_eq!(seen(), vec![0]);
     }
 
     #[test]
     fn a_host_that_fails_or_answers_no_lower_case_digest_is_not_believed() {
         let text = "y".repeat(HOST_HASH_MIN_BYTES * 2);
-        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(wrong))), sha256_hex(&text));
-        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(short))), sha256_hex(&text));
-        assert_eq!(sha256_hex_with(&text, Some(HostHasher::new(failing))), sha256_hex(&text));
+        for hash in [wrong as Sha256, short, failing] {
+            assert_eq!(hosted(hash, HOST_HASH_MIN_BYTES, || sha256_hex_hosted(&text)), sha256_hex(&text));
+        }
     }
 
     #[test]
-    fn a_store_and_a_bundle_hash_large_sources_by_the_host_and_give_the_same_refs() {
+    fn a_store_hashes_large_sources_by_the_host_and_gives_the_same_refs() {
         use evidence_check::contract::{Scope, SourceKind, SourceSpec};
         use evidence_check::{Clock, EvidenceStore, StoreOptions};
         seen();
@@ -103,18 +111,17 @@ mod host {
         let big = "line\r\n".repeat(HOST_HASH_MIN_BYTES);
         let opts = StoreOptions { max_sources: 4, max_source_bytes: 1 << 20 };
         let clock = || Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
-        let refs = |host: Option<HostHasher>| {
+        let refs = || {
             let mut st = EvidenceStore::new(vec![spec("a"), spec("b")], opts, clock()).unwrap();
-            st.set_host_hasher(host);
             (st.ingest(&scope, "a", &big).unwrap(), st.ingest_text(&scope, "b", "small\r\n".to_owned().into()).unwrap())
         };
-        assert_eq!(refs(Some(HostHasher::new(recording))), refs(None));
+        assert_eq!(hosted(recording, HOST_HASH_MIN_BYTES, refs), refs());
         // Only the large one, normalised (CRLF became LF), went to the host.
         assert_eq!(seen(), vec!["line\n".len() * HOST_HASH_MIN_BYTES]);
     }
 
     #[test]
-    fn a_bundle_checked_owned_with_the_host_hasher_gives_the_same_result() {
+    fn a_bundle_checked_with_the_host_hasher_gives_the_same_result() {
         use evidence_check::bundle::{check_bundle, check_bundle_owned, BundleOptions};
         use evidence_check::contract::{Contract, Limits};
         use evidence_check::{Bundle, Clock, Policy};
@@ -129,13 +136,12 @@ mod host {
         options.policy = limits;
         let plain = check_bundle(&bundle, &options).unwrap();
         seen();
-        options.host_hasher = Some(HostHasher::new(recording));
-        // The long source (normalised) and the report's canonical JSON (over 1 KiB) go to the host.
+        // The long source (normalised) and the report's canonical JSON go to the host.
         let long = normalize_newlines(&bundle.sources[0].content).len();
         let report = evidence_check::digest::canonical_report(&bundle.report).len();
-        assert_eq!(check_bundle_owned(bundle.clone(), &options).unwrap(), plain);
+        assert_eq!(hosted(recording, HOST_HASH_MIN_BYTES, || check_bundle_owned(bundle.clone(), &options)).unwrap(), plain);
         assert_eq!(seen(), vec![long, report]);
-        assert_eq!(check_bundle(&bundle, &options).unwrap(), plain);
+        assert_eq!(hosted(recording, HOST_HASH_MIN_BYTES, || check_bundle(&bundle, &options)).unwrap(), plain);
         assert_eq!(seen(), vec![long, report]);
     }
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// Module -> layer, lowest first. Written once; docs/CONTRIBUTING.md says the same.
 const LAYERS: &[(&str, usize)] = &[
     ("error", 0),
+    ("host", 0),
     // text: offsets and units, visible characters
     ("citation", 1),
     ("visible", 1),

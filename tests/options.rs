@@ -25,7 +25,7 @@ fn read<T: options::Options + Into<CallOptions>>(v: Value) -> Result<CallOptions
 #[test]
 fn options_are_read_in_one_step_and_resolved() {
     let o = read::<options::CheckBundleOptions>(json!({"now": NOW, "render": false, "maxClaims": 20, "maxInputBytes": 99, "compat": "reference", "reviewKey": "k", "lang": "en"})).unwrap();
-    let b = o.bundle(Clock::system()).unwrap();
+    let b = o.bundle().unwrap();
     assert!(!b.render);
     assert_eq!(b.policy, Limits { max_claims: 20, max_input_bytes: 99, reference_messages: true, ..Limits::default() });
     assert_eq!(b.escaping, Escaping::Reference);
@@ -39,7 +39,7 @@ fn options_are_read_in_one_step_and_resolved() {
     let p = read::<options::CheckBundleOptions>(json!({"policy": "documents", "maxClaims": 7})).unwrap().limits().unwrap();
     assert_eq!(p.max_claims, 7);
     assert_eq!(p.max_source_bytes, evidence_check::policy::Policy::from_value(&json!("documents")).unwrap().max_source_bytes);
-    let e = read::<options::CheckBundleOptions>(json!({"policy": {"nope": 1}})).unwrap().bundle(Clock::system()).unwrap_err();
+    let e = read::<options::CheckBundleOptions>(json!({"policy": {"nope": 1}})).unwrap().bundle().unwrap_err();
     assert_eq!(e.code(), "policy_unknown_field");
     assert_eq!(e.details(), vec![("field", json!("nope"))]);
     assert_eq!(d.escaping(), Escaping::Hardened);
@@ -81,10 +81,10 @@ fn a_wrong_value_names_the_option() {
         assert!(e.message(Lang::En).starts_with(&format!("{name}: ")), "{v}: {}", e.message(Lang::En));
     }
     assert!(options::from_value::<options::StoreOptions>(json!([]), "options").unwrap_err().message(Lang::En).contains("must be an object"));
-    let e = read::<options::CheckBundleOptions>(json!({"reviewKey": ""})).unwrap().bundle(Clock::system()).unwrap_err();
+    let e = read::<options::CheckBundleOptions>(json!({"reviewKey": ""})).unwrap().bundle().unwrap_err();
     assert_eq!((e.code(), e.message(Lang::En).as_str()), ("invalid_argument", "options.reviewKey must not be empty"));
     assert_eq!(read::<options::ReviewOptions>(json!({"key": ""})).unwrap().signing_key().unwrap_err().message(Lang::En), "options.key must not be empty");
-    let e = read::<options::CheckBundleOptions>(json!({"now": "yesterday"})).unwrap().bundle(Clock::system()).unwrap_err();
+    let e = read::<options::CheckBundleOptions>(json!({"now": "yesterday"})).unwrap().bundle().unwrap_err();
     assert_eq!(e.code(), "invalid_now");
     assert!(e.message(Lang::En).starts_with("now must be an ISO 8601"));
     assert_eq!(read::<options::QuoteOptions>(json!({"occurrence": 0})).unwrap().selector("x".into()).unwrap_err().message(Lang::En), "options.occurrence counts from 1");
@@ -275,4 +275,18 @@ fn how_to_raise_a_limit_follows_the_errors_language() {
     let reference = Limits { reference_messages: true, ..Limits::default() };
     let e = Report::from_value_with(&v, &reference).unwrap_err();
     assert!(e.issues(Lang::Zh).unwrap().1.iter().all(|i| !i.message.contains("max_claims")));
+}
+
+#[test]
+fn host_exceptions_and_status_arguments_are_judged_in_the_core() {
+    use evidence_check::json::is_out_of_stack;
+    assert!(is_out_of_stack(Some("RangeError"), Some("Maximum call stack size exceeded")));
+    assert!(is_out_of_stack(Some("InternalError"), Some("too much recursion")));
+    assert!(!is_out_of_stack(Some("RangeError"), Some("Invalid string length")));
+    assert!(!is_out_of_stack(Some("Error"), Some("Maximum call stack size exceeded")));
+    assert!(!is_out_of_stack(None, None));
+    use evidence_check::excerpt::AnswerStatus;
+    assert_eq!(AnswerStatus::from_arg("info").unwrap(), AnswerStatus::Info);
+    let e = AnswerStatus::from_arg("nope").unwrap_err();
+    assert_eq!((e.code(), e.message(Lang::En).as_str()), ("invalid_argument", "status must be one of info, reserved, insufficient, not_found, denied, abstain, unconfirmed"));
 }

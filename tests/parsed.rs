@@ -43,110 +43,20 @@ fn under_another_policy_the_report_is_checked_again_as_its_json_would_be() {
 #[test]
 fn reviews_added_one_by_one_are_checked_as_items_of_the_list() {
     let reviews = bundle()["reviews"].clone();
-    let whole = ReviewList::from_value(&reviews).unwrap();
+    let whole = ReviewList::from_json(&reviews.to_string()).unwrap();
     let mut list = ReviewList::default();
     for r in reviews.as_array().unwrap() {
-        list.push_value(r).unwrap();
+        list.push_json(&r.to_string()).unwrap();
     }
     assert_eq!(list, whole);
     assert_eq!(list.len(), 3);
     let mut broken = reviews[0].clone();
     broken["note"] = json!("");
-    let one = list.push_value(&broken).unwrap_err();
+    let one = list.push_json(&broken.to_string()).unwrap_err();
     let mut all = reviews.as_array().unwrap().clone();
     all.push(broken);
-    assert_eq!(one, ReviewList::from_value(&Value::Array(all)).unwrap_err());
+    assert_eq!(one, ReviewList::from_json(&Value::Array(all).to_string()).unwrap_err());
     assert_eq!(one.violations[0].path, "/3/note");
     assert_eq!(list.len(), 3, "a refused review is not added");
-    assert!(ReviewList::from_value(&Value::Null).unwrap().is_empty());
-}
-
-// proptest is a native dev-dependency (Cargo.toml): `wasm-pack test` builds every test target.
-#[cfg(not(target_arch = "wasm32"))]
-mod recorded {
-    use super::*;
-    use evidence_check::parsed::Recorded;
-    use evidence_check::review::{Review, Verdict};
-    use evidence_check::Scope;
-    use proptest::prelude::*;
-
-    /// A review with each field drawn from values the reader accepts and values it refuses.
-    fn review() -> impl Strategy<Value = Review> {
-        let id = prop::sample::select(vec!["t1", "reader", "", "a b", "-x", "é", "a\n", "x_y-Z9"]).prop_map(str::to_owned);
-        let long_id = Just("a".repeat(64));
-        let ids = prop_oneof![4 => id, 1 => long_id];
-        let digest = prop::sample::select(vec!["1ce0154968e3344b65321a63ce8082d19a3c2b2960a2cb9ded546a4331090691", "ABC", "", "1CE0154968E3344B65321A63CE8082D19A3C2B2960A2CB9DED546A4331090691"]).prop_map(str::to_owned);
-        let note = prop_oneof![
-            Just(" ".to_owned()),
-            Just(String::new()),
-            Just("教学审阅替身:仅核对本例说明。".to_owned()),
-            Just("a \"quoted\" \\ note\u{1f}\u{7f}\u{2028}".to_owned()),
-            (999usize..1002).prop_map(|n| "笔".repeat(n)),
-            "\\PC{1,40}",
-        ];
-        let at = prop::sample::select(vec!["2026-11-29T00:00:00+00:00", "2026-11-29T00:00:00.123456789Z", "", "not a date"]).prop_map(str::to_owned);
-        let long_at = Just("9".repeat(65));
-        let signature = prop_oneof![Just(None), Just(Some("ab".repeat(32))), Just(Some("xyz".to_owned()))];
-        let verdict = prop::sample::select(vec![Verdict::Supported, Verdict::Insufficient, Verdict::Contradicted]);
-        (ids.clone(), ids.clone(), digest, ids, verdict, note, prop_oneof![3 => at, 1 => long_at], signature).prop_map(
-            |(tenant_id, user_id, report_digest, claim_id, verdict, note, reviewed_at, signature)| Review {
-                scope: Scope { tenant_id, user_id },
-                report_digest,
-                claim_id,
-                verdict,
-                note,
-                reviewed_at,
-                signature,
-            },
-        )
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
-        /// A review is kept for `Reviews.add` exactly when reading its JSON text as the
-        /// next item of a list gives it back: what `push_recorded` relies on.
-        #[test]
-        fn a_review_is_kept_exactly_when_reading_its_text_gives_it_back(r in review()) {
-            let text = serde_json::to_string(&r).unwrap();
-            let mut list = ReviewList::default();
-            let read_back = list.push_json(&text).is_ok() && list.reviews() == std::slice::from_ref(&r);
-            prop_assert_eq!(Recorded::new(r.clone(), text).is_some(), read_back);
-        }
-    }
-
-    #[test]
-    fn a_recorded_review_is_taken_as_it_is_only_for_its_own_text() {
-        let reviews = bundle()["reviews"].clone();
-        let first: Review = ReviewList::from_value(&reviews).unwrap().into_reviews().remove(0);
-        let text = serde_json::to_string(&first).unwrap();
-        let recorded = Recorded::new(first.clone(), text.clone()).expect("a valid review is kept");
-        assert_eq!(recorded.text(), text);
-        let mut list = ReviewList::default();
-        list.push_recorded(&text, Some(&recorded)).unwrap();
-        assert_eq!(list.reviews(), std::slice::from_ref(&first));
-        // Another text is read: its own note, and its own violations at the list's path.
-        let mut changed = serde_json::to_value(&first).unwrap();
-        changed["note"] = json!("another note");
-        list.push_recorded(&changed.to_string(), Some(&recorded)).unwrap();
-        assert_eq!(list.reviews()[1].note, "another note");
-        changed["note"] = json!("");
-        let refused = list.push_recorded(&changed.to_string(), Some(&recorded)).unwrap_err();
-        let mut read = list.clone();
-        assert_eq!(refused, read.push_json(&changed.to_string()).unwrap_err());
-        assert_eq!(refused.violations[0].path, "/2/note");
-        assert_eq!(list.len(), 2);
-        // A text that differs only in its key order or spacing is read too (same review).
-        let spaced = text.replacen(",", ", ", 1);
-        list.push_recorded(&spaced, Some(&recorded)).unwrap();
-        assert_eq!(list.reviews()[2], first);
-    }
-
-    #[test]
-    fn a_review_made_under_a_looser_policy_is_not_kept() {
-        let mut r: Review = ReviewList::from_value(&bundle()["reviews"]).unwrap().into_reviews().remove(0);
-        r.note = "n".repeat(1001);
-        let text = serde_json::to_string(&r).unwrap();
-        assert!(Recorded::new(r, text.clone()).is_none());
-        assert!(ReviewList::default().push_json(&text).is_err());
-    }
+    assert!(ReviewList::from_json("null").unwrap().is_empty());
 }

@@ -8,8 +8,8 @@ use crate::*;
 // pointer is not restored), which poisons the store and, after a few thousand calls,
 // the whole instance. So every JS call that can run the caller's code goes through a
 // catching import below, and its exception becomes a coded `invalid_argument`. (That is
-// why options are not read with serde-wasm-bindgen: its object reads are plain property
-// accesses, not catching imports, and it never sees an unknown key.)
+// why options are read from `JSON.stringify` text, not with serde-wasm-bindgen: its
+// object reads are plain property accesses, not catching imports.)
 
 #[wasm_bindgen]
 extern "C" {
@@ -106,20 +106,14 @@ pub(crate) fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'s
 }
 
 /// The error of a `JSON.stringify` of the argument `name` that threw `thrown`: out of
-/// stack (V8's and JavaScriptCore's `RangeError` "Maximum call stack size exceeded",
-/// SpiderMonkey's `InternalError` "too much recursion"), the value nests far deeper than
-/// JSON is read, a `too_deep` of `subject`; anything else (a `toJSON`, getter or Proxy
-/// trap that threw, a cycle, a BigInt) an `invalid_argument`. The thrown value is read
-/// through catching calls only (it may be the caller's Proxy); a value the caller threw
-/// that reads as such an error is taken at its word.
+/// stack ([`evidence_check::json::is_out_of_stack`]) a `too_deep` of `subject`; anything
+/// else (a `toJSON`, getter or Proxy trap that threw, a cycle, a BigInt) an
+/// `invalid_argument`. The thrown value is read through catching calls only (it may be
+/// the caller's Proxy); a value the caller threw that reads as such an error is taken at
+/// its word.
 pub(crate) fn stringify_error(thrown: &JsValue, name: &str, subject: &'static str, lang: Lang) -> JsValue {
     let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|v| v.as_string());
-    let out_of_stack = match text("name").as_deref() {
-        Some("RangeError") => text("message").is_some_and(|m| m.contains("call stack")),
-        Some("InternalError") => text("message").is_some_and(|m| m.contains("recursion")),
-        _ => false,
-    };
-    if out_of_stack {
+    if evidence_check::json::is_out_of_stack(text("name").as_deref(), text("message").as_deref()) {
         let e = evidence_check::json::too_deep(&format!("JSON.stringify of {name} ran out of stack"), subject);
         return InLang(e, lang).into();
     }
@@ -179,67 +173,21 @@ pub(crate) fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
-/// The options of one call, as the core's struct `T` reads them (one step, see
-/// [`evidence_check::options::read`]). The object is read once through catching calls, key by
-/// key, into JSON (a getter or Proxy trap that throws is an `invalid_argument`); a `now`
-/// too long to be a date-time is not copied (its stand-in is refused alike). `lang` is
-/// the language of errors while reading.
-pub(crate) fn options_arg<T: evidence_check::options::Options + Into<CallOptions>>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
-    match options_entries(value, lang)? {
-        Some(entries) => Ok(evidence_check::options::from_entries::<T>(entries, "options").in_lang(lang)?.into()),
-        None => Ok(CallOptions::default()),
-    }
-}
-
-/// The options object's entries as listed (`None`: no options), for [`options_arg`]; the
-/// part of it that does not depend on the call (one copy in the module, not one a call).
-pub(crate) fn options_entries(value: Option<JsValue>, lang: Lang) -> Result<Option<Vec<(String, Value)>>, JsValue> {
-    let Some(value) = value else { return Ok(None) };
-    // An object is the common case: one test for it (`undefined` and `null` are not objects).
-    if !value.is_object() {
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
-        }
+/// The options of one call, read by the core's struct `T` from the one guarded
+/// `JSON.stringify` of the object (a getter, Proxy trap or `toJSON` that throws is an
+/// `invalid_argument`). A `now` too long to be a date-time is refused before anything is
+/// copied. `lang` is the language of errors while reading.
+pub(crate) fn options_arg<T: evidence_check::options::Options>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
+    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(CallOptions::default()) };
+    if !value.is_object() || is_array_caught(&value).unwrap_or(true) {
         return Err(argument_error("options must be an object"));
     }
-    if is_array_caught(&value).unwrap_or(true) {
-        return Err(argument_error("options must be an object"));
+    let now = Reflect::get(&value, &JsValue::from_str("now")).map_err(|_| argument_error("options.now cannot be read: reading it threw an exception"))?;
+    if let Some(now) = now.dyn_ref::<JsString>() {
+        evidence_check::options::check_now_units(now.length() as usize).map_err(evidence_check::options::OptionError::from).in_lang(lang)?;
     }
-    let keys = keys_caught(&value).map_err(|_| argument_error("options cannot be read: listing its keys threw an exception"))?;
-    // The entries as listed; read as the object's map would read them (see `from_entries`).
-    let mut entries = Vec::with_capacity(keys.length() as usize);
-    for listed in keys.iter() {
-        let Some(key) = listed.as_string() else { continue };
-        let name = || format!("options.{key}");
-        // The key as listed is the property's own (no string made again from its text);
-        // a non-ASCII key is read back from its text, as before (a lone surrogate in it
-        // comes out as U+FFFD, which names another property).
-        let property = if key.is_ascii() { listed } else { JsValue::from_str(&key) };
-        let v = Reflect::get(&value, &property).map_err(|_| argument_error(format!("{} cannot be read: reading it threw an exception", name())))?;
-        let json = if key == "now" && v.is_string() {
-            // No valid date-time is near 256 units long; the stand-in is refused alike.
-            Value::String(bounded_text(v.unchecked_ref(), &name(), 256, "")?)
-        } else if let Some(text) = v.as_string() {
-            // A string in one crossing (anything else reads as `None`).
-            Value::String(checked_text(&v, text, &name())?)
-        } else if v.is_undefined() {
-            continue;
-        } else if let Some(n) = v.as_f64() {
-            if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
-                Value::from(n as i64)
-            } else {
-                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-            }
-        } else if let Some(b) = v.as_bool() {
-            Value::Bool(b)
-        } else if v.is_null() {
-            Value::Null
-        } else {
-            value_arg(&v, &name(), lang)?
-        };
-        entries.push((key, json));
-    }
-    Ok(Some(entries))
+    let text = json_text(&value, false, "options", "options", DEFAULT_MAX_INPUT_BYTES, lang)?;
+    Ok(evidence_check::options::from_stringified::<T>(&text, "options").in_lang(lang)?)
 }
 
 /// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a

@@ -9,14 +9,13 @@ thread_local! {
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
-/// The handle of a `DocumentCatalog` instance (the argument `name`); `None` for anything else.
-pub(crate) fn catalog_handle(value: &JsValue, name: &str) -> Result<Option<u32>, JsValue> {
-    if !value.is_object() || is_array_caught(value).unwrap_or(true) {
-        return Ok(None);
+/// The id of a live or freed `DocumentCatalog` instance, as its getter vouches; `None`
+/// for anything else.
+pub(crate) fn catalog_handle(value: &JsValue) -> Option<u32> {
+    match vouched(value) {
+        Some(Vouched::Catalog(id)) => Some(id),
+        _ => None,
     }
-    // A plain object has no such property; a getter or trap that throws is the caller's.
-    let handle = Reflect::get(value, &JsValue::from_str("__catalogHandle")).map_err(|_| argument_error(format!("{name} cannot be read: reading it threw an exception")))?;
-    Ok(handle.as_f64().map(|h| h as u32))
 }
 
 /// `handle_freed` for a catalogue: the argument `name` of a function, or (`None`) the
@@ -70,8 +69,8 @@ impl DocumentCatalog {
 impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
     #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<JsDocumentCatalogOptions>) -> Result<DocumentCatalog, JsValue> {
-        let options = options_arg::<evidence_check::options::CatalogOptions>(options.map(Into::into), Lang::default())?;
+    pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "DocumentCatalogOptions | null")] options: Option<JsValue>) -> Result<DocumentCatalog, JsValue> {
+        let options = options_arg::<evidence_check::options::CatalogOptions>(options, Lang::default())?;
         let lang = options.lang_or(Lang::default());
         let documents = match &options.documents {
             Some(docs) => documents_from_value(docs),
@@ -84,38 +83,40 @@ impl DocumentCatalog {
     /// Loads a saved catalogue (`toJSON()`), re-verifying every digest; a body that is
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
-    pub fn from_json(json: JsCatalogJsonInput, options: Option<JsLangOptions>) -> Result<DocumentCatalog, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
-        let json: JsValue = json.into();
+    pub fn from_json(#[wasm_bindgen(unchecked_param_type = "CatalogJson | string")] json: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>) -> Result<DocumentCatalog, JsValue> {
+        let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
+        let json: JsValue = json;
         let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
         Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))
     }
 
     /// Imports a document and returns what was frozen: `{item_id, sha256, lines}`.
-    #[wasm_bindgen(js_name = import)]
-    pub fn import_document(&self, doc: JsDocument) -> Result<JsImported, JsValue> {
-        let doc: Document = parse_arg(&doc.into(), false, "document", self.lang)?;
-        typed(&self.inner(|c| c.import(doc))?.in_lang(self.lang)?)
+    #[wasm_bindgen(js_name = import, unchecked_return_type = "Imported")]
+    pub fn import_document(&self, #[wasm_bindgen(unchecked_param_type = "Document")] doc: JsValue) -> Result<JsValue, JsValue> {
+        let doc: Document = parse_arg(&doc, false, "document", self.lang)?;
+        to_js(&self.inner(|c| c.import(doc))?.in_lang(self.lang)?)
     }
 
     /// The document with this id, or `undefined`.
-    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Result<JsMaybeDocument, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Document | undefined")]
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> Result<JsValue, JsValue> {
         let id = text_arg(&id, "id")?;
         match self.inner(|c| c.get(&id).cloned())? {
-            Some(doc) => typed(&doc),
-            None => Ok(JsValue::UNDEFINED.unchecked_into()),
+            Some(doc) => to_js(&doc),
+            None => Ok(JsValue::UNDEFINED),
         }
     }
 
     /// The ids, sorted.
-    pub fn ids(&self) -> Result<JsIds, JsValue> {
-        typed(&self.inner(|c| c.ids().into_iter().map(str::to_owned).collect::<Vec<_>>())?)
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn ids(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner(|c| c.ids().into_iter().map(str::to_owned).collect::<Vec<_>>())?)
     }
 
     /// The saved form: every document with its frozen digest (`JSON.stringify` uses it).
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsCatalogJson, JsValue> {
-        typed(&self.inner(|c| c.to_json())?)
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "CatalogJson")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner(|c| c.to_json())?)
     }
 
     /// Releases the documents now; every later use throws `handle_freed`. Freeing twice does
@@ -127,9 +128,9 @@ impl DocumentCatalog {
         CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
     }
 
-    /// How functions given this catalogue find it (internal).
-    #[wasm_bindgen(getter = __catalogHandle, skip_typescript)]
-    pub fn catalog_handle(&self) -> u32 {
-        self.handle
+    /// How a call recognises a genuine handle (internal).
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
+    pub fn vouch(&self) -> bool {
+        vouch(Vouched::Catalog(self.handle))
     }
 }

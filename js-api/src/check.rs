@@ -5,19 +5,19 @@ use crate::*;
 /// Parses and checks a report (JSON text or an object). Throws a `ContractError`
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
-pub fn parse_report(input: JsReportInput, options: Option<JsParseOptions>) -> Result<ReportHandle, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseOptions>(options.map(Into::into), Lang::default())?;
+pub fn parse_report(#[wasm_bindgen(unchecked_param_type = "Report | string")] input: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions | null")] options: Option<JsValue>) -> Result<ReportHandle, JsValue> {
+    let options = options_arg::<evidence_check::options::ParseOptions>(options, Lang::default())?;
     let lang = options.lang_or(Lang::default());
     let policy = options.limits().in_lang(lang)?;
-    let text = json_text(&input.into(), true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
+    let text = json_text(&input, true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
     let parsed = evidence_check::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
     Ok(ReportHandle { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(parsed))), lang })
 }
 
 
 #[wasm_bindgen(js_name = reportDigest)]
-pub fn report_digest(report: JsReportArg) -> Result<String, JsValue> {
-    match report_arg(&report.into(), &Limits::default(), Lang::default())? {
+pub fn report_digest(#[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue) -> Result<String, JsValue> {
+    match report_arg(&report, &Limits::default(), Lang::default())? {
         ReportArg::Handle(parsed) => Ok(parsed.digest().to_owned()),
         ReportArg::Plain(report) => Ok(evidence_check::digest::report_digest(&report)),
     }
@@ -30,23 +30,23 @@ pub fn digest_text(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValu
 }
 
 /// Records a reviewer's verdict on one claim, bound to the scope and report digest.
-#[wasm_bindgen(js_name = recordReview)]
+#[wasm_bindgen(js_name = recordReview, unchecked_return_type = "Review")]
 pub fn record_review(
-    scope: JsScope,
-    report: JsReportArg,
+    #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue,
     #[wasm_bindgen(js_name = claimId, unchecked_param_type = "string")] claim_id: JsValue,
-    verdict: JsVerdict,
+    #[wasm_bindgen(unchecked_param_type = "Verdict")] verdict: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
-    options: Option<JsReviewOptions>,
-) -> Result<JsReview, JsValue> {
-    let options = options_arg::<evidence_check::options::ReviewOptions>(options.map(Into::into), Lang::default())?;
+    #[wasm_bindgen(unchecked_optional_param_type = "ReviewOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options_arg::<evidence_check::options::ReviewOptions>(options, Lang::default())?;
     let lang = options.lang_or(Lang::default());
     let policy = options.limits().in_lang(lang)?;
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report = report_arg(&report.into(), &policy, lang)?;
-    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let scope: Scope = parse_arg_with(&scope, false, "scope", &policy, lang)?;
+    let report = report_arg(&report, &policy, lang)?;
+    let clock = options.clock().in_lang(lang)?;
     let key = options.signing_key().in_lang(lang)?;
-    let verdict: JsValue = verdict.into();
+    let verdict: JsValue = verdict;
     // Non-strings are refused by the review rules themselves, in the reference's order.
     // A string too long to be valid (an id over 64 units, a verdict over 12, a note over
     // twice its 1,000 code points) is not copied: like a non-string, it is refused by the
@@ -60,7 +60,7 @@ pub fn record_review(
     let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
     let review = evidence_check::review::record_review_signed(
         &scope,
-        evidence_check::review::Digested { report: report.report(), digest: report.digest(host_hasher(None)) },
+        evidence_check::review::Digested { report: report.report(), digest: report.digest() },
         &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
         &as_value(&verdict, "verdict", 12)?,
         &note_value,
@@ -70,72 +70,69 @@ pub fn record_review(
         key.as_deref(),
     )
     .in_lang(lang)?;
-    typed(&review)
+    to_js(&review)
 }
 
 /// The scope, report and reviews that `assess` and `render` take, read under the store's
 /// policy. The policy is cloned before reading: the caller's code (a `toJSON`, a getter)
 /// may call the same store while an argument is read.
-pub(crate) fn check_args(store: &EvidenceStore, scope: JsScope, report: JsReportArg, reviews: Option<JsReviewsArg>, lang: Lang) -> Result<(Scope, ReportArg, ReviewsArg), JsValue> {
+pub(crate) fn check_args(store: &EvidenceStore, scope: JsValue, report: JsValue, reviews: Option<JsValue>, lang: Lang) -> Result<(Scope, ReportArg, ReviewsArg), JsValue> {
     let policy = store.core_arg(lang)?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope.into(), false, "scope", &policy, lang)?;
-    let report = report_arg(&report.into(), &policy, lang)?;
+    let scope: Scope = parse_arg_with(&scope, false, "scope", &policy, lang)?;
+    let report = report_arg(&report, &policy, lang)?;
     let reviews = reviews_arg(reviews, lang)?;
     Ok((scope, report, reviews))
 }
 
 /// Assesses a report against the store's current snapshots (in the store's language
 /// unless `lang` is given).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Assessment")]
 pub fn assess(
-    scope: JsScope,
-    report: JsReportArg,
+    #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue,
     store: &EvidenceStore,
-    reviews: Option<JsReviewsArg>,
-    options: Option<JsAssessOptions>,
-) -> Result<JsAssessment, JsValue> {
-    let options = options_arg::<evidence_check::options::AssessOptions>(options.map(Into::into), store.lang)?;
+    #[wasm_bindgen(unchecked_optional_param_type = "ReviewsArg | null")] reviews: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "AssessOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options_arg::<evidence_check::options::AssessOptions>(options, store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core_arg(lang)?.host_hasher();
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
     let a = evidence_check::assess::assess_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
-    typed(&a)
+    to_js(&a)
 }
 
 /// Renders the Markdown artifact (in the store's language unless `lang` is given);
 /// throws for an invalid report or an oversize artifact.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Artifact")]
 pub fn render(
-    scope: JsScope,
-    report: JsReportArg,
+    #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue,
     store: &EvidenceStore,
-    reviews: Option<JsReviewsArg>,
-    options: Option<JsRenderOptions>,
-) -> Result<JsArtifact, JsValue> {
-    let options = options_arg::<evidence_check::options::RenderOptions>(options.map(Into::into), store.lang)?;
+    #[wasm_bindgen(unchecked_optional_param_type = "ReviewsArg | null")] reviews: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "RenderOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options_arg::<evidence_check::options::RenderOptions>(options, store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
     let key = options.review_key().in_lang(lang)?;
-    let host = store.core_arg(lang)?.host_hasher();
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest(host) };
-    let clock = options.clock(host_clock()).in_lang(lang)?;
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let clock = options.clock().in_lang(lang)?;
     let a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
-    typed(&a)
+    to_js(&a)
 }
 
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
-#[wasm_bindgen(js_name = checkBundle)]
-pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>) -> Result<JsBundleResult, JsValue> {
-    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options.map(Into::into), Lang::default())?;
+#[wasm_bindgen(js_name = checkBundle, unchecked_return_type = "BundleResult")]
+pub fn check_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uint8Array")] bundle: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "CheckBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options, Lang::default())?;
     let lang = options.lang_or(Lang::default());
-    let host = host_hasher(options.host_hashing);
-    let options = BundleOptions { host_hasher: host, ..options.bundle(host_clock()).in_lang(lang)? };
-    let text = bundle_text(&bundle.into(), &options.policy, lang)?;
+    let options = options.bundle().in_lang(lang)?;
+    let text = bundle_text(&bundle, &options.policy, lang)?;
     let bundle = evidence_check::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
     drop(text);
-    typed(&evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?)
+    to_js(&evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?)
 }
 
 // ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
@@ -145,11 +142,11 @@ pub fn check_bundle(bundle: JsBundleInput, options: Option<JsCheckBundleOptions>
 /// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
 /// parsed, without checking it against its sources. `requireContents: false` lets sources
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
-#[wasm_bindgen(js_name = parseBundle)]
-pub fn parse_bundle(bundle: JsBundleInput, options: Option<JsParseBundleOptions>) -> Result<JsParsedBundle, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options.map(Into::into), Lang::default())?;
+#[wasm_bindgen(js_name = parseBundle, unchecked_return_type = "ParsedBundle")]
+pub fn parse_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uint8Array")] bundle: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "ParseBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options, Lang::default())?;
     let lang = options.lang_or(Lang::default());
     let limits = options.limits().in_lang(lang)?;
-    let text = bundle_text(&bundle.into(), &limits, lang)?;
-    typed(&evidence_check::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
+    let text = bundle_text(&bundle, &limits, lang)?;
+    to_js(&evidence_check::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)
 }

@@ -69,17 +69,17 @@ pub fn register_error_classes(base: js_sys::Function, contract: js_sys::Function
 
 /// The error classes every function throws, for `instanceof` (the same classes the
 /// package exports by name): `const { ContractError, EvidenceError, EvidenceCheckError } = errorClasses()`.
-#[wasm_bindgen(js_name = errorClasses)]
-pub fn error_classes() -> JsErrorClasses {
-    CLASSES.with(|c| JsValue::from(c.borrow().object.clone())).unchecked_into()
+#[wasm_bindgen(js_name = errorClasses, unchecked_return_type = "ErrorClasses")]
+pub fn error_classes() -> JsValue {
+    CLASSES.with(|c| JsValue::from(c.borrow().object.clone()))
 }
 
 /// The thrown value of any coded error, in a language: a `ContractError` (with `issues`
 /// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
 /// the error's own details as properties.
 pub(crate) fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
-    let issues = e.issues(lang);
-    let err = js_sys::Error::new(&e.message(lang));
+    let (message, issues) = e.message_and_issues(lang);
+    let err = js_sys::Error::new(&message);
     CLASSES.with(|c| {
         let c = c.borrow();
         js_sys::Object::set_prototype_of(&err, if issues.is_some() { &c.contract } else { &c.evidence });

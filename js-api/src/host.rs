@@ -1,11 +1,18 @@
 use crate::*;
 
-pub(crate) fn host_micros() -> i64 {
+// ---- what the host lends the core: its clock and (Node) its SHA-256, installed once ----
+
+fn host_micros() -> i64 {
     (js_sys::Date::now() * 1000.0) as i64
 }
 
-pub(crate) fn host_clock() -> Clock {
-    Clock::Source(host_micros)
+/// Installs the host's clock and the panic hook (wasm-bindgen runs it when the module is
+/// initialised).
+#[wasm_bindgen(start)]
+pub fn start() {
+    evidence_check::host::install_clock(host_micros);
+    #[cfg(feature = "console_error_panic_hook")]
+    console_error_panic_hook::set_once();
 }
 
 /// entry has its own module, and its own `wasmMemoryBytes`.
@@ -13,8 +20,6 @@ pub(crate) fn host_clock() -> Clock {
 pub fn wasm_memory_bytes() -> f64 {
     core::arch::wasm32::memory_size(0) as f64 * 65536.0
 }
-
-// ---- issue 15: host hashing (the Node entry registers node:crypto's SHA-256) ----------
 
 #[wasm_bindgen]
 extern "C" {
@@ -27,25 +32,19 @@ extern "C" {
 }
 
 thread_local! {
-    /// The registered host hasher and the smallest text it is given.
-    static HOST_HASH: std::cell::RefCell<Option<(HostHashFn, usize)>> = const { std::cell::RefCell::new(None) };
+    /// The registered host hash function.
+    static HOST_HASH: std::cell::RefCell<Option<HostHashFn>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The registered host hasher on `bytes`, or `None` (none registered, it threw, or it
-/// gave no string: the module's hasher then runs; a wrong digest is caught by the core).
-/// The function must not call back into this module: the view is of its memory.
-pub(crate) fn host_sha256(bytes: &[u8]) -> Option<String> {
-    HOST_HASH.with(|h| h.try_borrow().ok()?.as_ref()?.0.call_hash(&JsValue::NULL, bytes).ok()?.as_string())
-}
-
-/// The host hasher a call uses: the registered one unless `hostHashing: false`.
-pub(crate) fn host_hasher(host_hashing: Option<bool>) -> Option<evidence_check::digest::HostHasher> {
-    let min_bytes = HOST_HASH.with(|h| h.try_borrow().ok()?.as_ref().map(|(_, min)| *min))?;
-    (host_hashing != Some(false)).then_some(evidence_check::digest::HostHasher { hash: host_sha256, min_bytes })
+/// The registered function on `bytes`, or `None` (it threw, or gave no string: the
+/// module's hasher then runs; a wrong digest is caught by the core). The function must
+/// not call back into this module: the view is of its memory.
+fn host_sha256(bytes: &[u8]) -> Option<String> {
+    HOST_HASH.with(|h| h.try_borrow().ok()?.as_ref()?.call_hash(&JsValue::NULL, bytes).ok()?.as_string())
 }
 
 /// Registers the host's synchronous SHA-256, `(bytes: Uint8Array) => string` (`null`
-/// removes it): the Node entry passes `node:crypto`'s at load. Sources of `minBytes`
+/// removes it): the Node entry passes `node:crypto`'s at load. Texts of `minBytes`
 /// (default `HOST_HASH_MIN_BYTES`) or more are then hashed by it.
 #[wasm_bindgen(js_name = __registerHostHasher, skip_typescript)]
 pub fn register_host_hasher(hash: JsValue, #[wasm_bindgen(js_name = minBytes)] min_bytes: JsValue) -> Result<(), JsValue> {
@@ -53,9 +52,11 @@ pub fn register_host_hasher(hash: JsValue, #[wasm_bindgen(js_name = minBytes)] m
     let f = if hash.is_null() || hash.is_undefined() {
         None
     } else if hash.is_function() {
-        Some((hash.unchecked_into::<HostHashFn>(), min_bytes))
+        Some(hash.unchecked_into::<HostHashFn>())
     } else {
         return Err(argument_error("the host hasher must be a function or null"));
     };
+    let installed: evidence_check::host::Sha256 = host_sha256;
+    evidence_check::host::install_sha256(f.is_some().then_some(installed), min_bytes);
     HOST_HASH.with(|h| h.try_borrow_mut().map(|mut slot| *slot = f)).map_err(|_| argument_error("the host hasher is in use"))
 }

@@ -30,7 +30,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use evidence_check::bundle::{Bundle, BundleOptions};
-use evidence_check::clock::Clock;
 use evidence_check::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use evidence_check::contract::Limits;
 use evidence_check::contract::{Citation, Contract, Report, Scope, SourceRef};
@@ -51,12 +50,4 @@ use evidence_check::store::EvidenceStore as CoreStore;
 const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 
 use {args::*, bytes::*, out::*};
-pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*, types::*};
-
-#[cfg(feature = "console_error_panic_hook")]
-/// Installs the panic hook (wasm-bindgen runs it when the module is initialised; calling
-/// it again does nothing).
-#[wasm_bindgen(start)]
-pub fn start() {
-    console_error_panic_hook::set_once();
-}
+pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*};

@@ -9,14 +9,14 @@ use crate::*;
 pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] offset: JsValue,
-    from: JsOffsetUnit,
-    to: JsOffsetUnit,
-    options: Option<JsLangOptions>,
+    #[wasm_bindgen(unchecked_param_type = "OffsetUnit")] from: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "OffsetUnit")] to: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>,
 ) -> Result<f64, JsValue> {
-    let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+    let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
     let text = text_arg(&text, "text")?;
     let offset = index_arg(&offset, "offset")?;
-    let (from, to) = (unit_value(&from.into(), "from")?, unit_value(&to.into(), "to")?);
+    let (from, to) = (unit_value(&from, "from")?, unit_value(&to, "to")?);
     Ok(evidence_check::citation::convert_offset(&text, offset, from, to).in_lang(lang)? as f64)
 }
 

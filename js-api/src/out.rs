@@ -8,8 +8,3 @@ const SERIALIZER: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Serialize
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&SERIALIZER).map_err(|e| argument_error(format!("a result cannot be written as JSON: {e}")))
 }
-
-/// A result as a JS value of the declared type `T`.
-pub(crate) fn typed<T: JsCast>(value: &(impl Serialize + ?Sized)) -> Result<T, JsValue> {
-    to_js(value).map(JsCast::unchecked_into)
-}

@@ -3,37 +3,33 @@ use crate::*;
 // ---- excerpts and outcomes (the second article) --------------------------------------
 
 pub(crate) fn status_arg(value: &JsValue) -> Result<AnswerStatus, JsValue> {
-    let s = text_arg(value, "status")?;
-    AnswerStatus::parse(&s).ok_or_else(|| {
-        let names: Vec<&str> = AnswerStatus::ALL.iter().map(|(n, _)| *n).collect();
-        argument_error(format!("status must be one of {}", names.join(", ")))
-    })
+    Ok(AnswerStatus::from_arg(&text_arg(value, "status")?).in_lang(Lang::default())?)
 }
 
 /// One claim per body line that starts with `"- "` (lines as Python's `splitlines()`):
 /// of a document, or of the catalogue's document `itemId`.
-#[wasm_bindgen(js_name = extractExcerpts)]
+#[wasm_bindgen(js_name = extractExcerpts, unchecked_return_type = "ExcerptClaim[]")]
 pub fn extract_excerpts(
-    source: JsDocumentOrCatalog,
+    #[wasm_bindgen(unchecked_param_type = "Document | DocumentCatalog")] source: JsValue,
     #[wasm_bindgen(js_name = itemId)] item_id: Option<JsString>,
-) -> Result<JsExcerptClaims, JsValue> {
-    let source: JsValue = source.into();
-    match catalog_handle(&source, "document")? {
+) -> Result<JsValue, JsValue> {
+    let source: JsValue = source;
+    match catalog_handle(&source) {
         Some(handle) => {
             let item_id = text_arg(&item_id.map_or(JsValue::UNDEFINED, Into::into), "itemId")?;
             let (claims, lang) = with_catalog(handle, "document", |c, lang| (c.require(&item_id).map(evidence_check::excerpt::extract_excerpts), lang))?;
-            typed(&claims.in_lang(lang)?)
+            to_js(&claims.in_lang(lang)?)
         }
         None => {
             let doc: Document = parse_arg(&source, false, "document", Lang::default())?;
-            typed(&evidence_check::excerpt::extract_excerpts(&doc))
+            to_js(&evidence_check::excerpt::extract_excerpts(&doc))
         }
     }
 }
 
 /// Runs `f` over the documents of a list or a catalogue.
 pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) -> R) -> Result<R, JsValue> {
-    match catalog_handle(&source, "documents")? {
+    match catalog_handle(&source) {
         Some(handle) => with_catalog(handle, "documents", |c, _| f(&c.library())),
         None => {
             let documents = documents_from_value(&value_arg(&source, "documents", Lang::default())?).in_lang(Lang::default())?;
@@ -43,24 +39,24 @@ pub(crate) fn with_documents<R>(source: JsValue, f: impl FnOnce(&Library<'_>) ->
 }
 
 /// Whether a claim is exactly the line it names, in the document version it names.
-#[wasm_bindgen(js_name = checkExcerpt)]
-pub fn check_excerpt(documents: JsDocumentSource, claim: JsExcerptClaim) -> Result<JsExcerptCheck, JsValue> {
-    let claim: ExcerptClaim = parse_arg(&claim.into(), false, "claim", Lang::default())?;
-    typed(&with_documents(documents.into(), |lib| lib.check(&claim))?)
+#[wasm_bindgen(js_name = checkExcerpt, unchecked_return_type = "ExcerptCheck")]
+pub fn check_excerpt(#[wasm_bindgen(unchecked_param_type = "DocumentSource")] documents: JsValue, #[wasm_bindgen(unchecked_param_type = "ExcerptClaim")] claim: JsValue) -> Result<JsValue, JsValue> {
+    let claim: ExcerptClaim = parse_arg(&claim, false, "claim", Lang::default())?;
+    to_js(&with_documents(documents, |lib| lib.check(&claim))?)
 }
 
 /// Support and completeness of an answer's claims about one item, given its status.
-#[wasm_bindgen(js_name = evaluateClaims)]
+#[wasm_bindgen(js_name = evaluateClaims, unchecked_return_type = "Evaluation")]
 pub fn evaluate_claims(
-    documents: JsDocumentSource,
+    #[wasm_bindgen(unchecked_param_type = "DocumentSource")] documents: JsValue,
     #[wasm_bindgen(js_name = itemId, unchecked_param_type = "string")] item_id: JsValue,
-    claims: JsExcerptClaims,
-    status: JsAnswerStatus,
-) -> Result<JsEvaluation, JsValue> {
+    #[wasm_bindgen(unchecked_param_type = "ExcerptClaim[]")] claims: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerStatus")] status: JsValue,
+) -> Result<JsValue, JsValue> {
     let item_id = text_arg(&item_id, "itemId")?;
-    let claims = claims_from_value(&value_arg(&claims.into(), "claims", Lang::default())?).in_lang(Lang::default())?;
-    let status = status_arg(&status.into())?;
-    typed(&with_documents(documents.into(), |lib| evidence_check::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
+    let claims = claims_from_value(&value_arg(&claims, "claims", Lang::default())?).in_lang(Lang::default())?;
+    let status = status_arg(&status)?;
+    to_js(&with_documents(documents, |lib| evidence_check::excerpt::evaluate_claims_in(lib, &item_id, &claims, status))?)
 }
 
 /// The catalogue of `options.catalog`, if any. A catalogue is an instance, not data: it
@@ -77,36 +73,36 @@ pub(crate) fn catalog_option(options: Option<JsValue>) -> Result<Option<u32>, Js
     if v.is_undefined() {
         return Ok(None);
     }
-    catalog_handle(&v, "options.catalog")?.map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
+    catalog_handle(&v).map(Some).ok_or_else(|| argument_error("options.catalog must be a DocumentCatalog"))
 }
 
 /// The executor's decision on a policy's finish, from the task and the observations;
 /// with `options.catalog`, claims are checked against the frozen catalogue.
-#[wasm_bindgen]
-pub fn finalize(task: JsTask, observations: JsObservations, finish: JsFinish, options: Option<JsFinalizeOptions>) -> Result<JsOutcome, JsValue> {
-    let task: Task = parse_arg(&task.into(), false, "task", Lang::default())?;
-    let observations = observations_from_value(&value_arg(&observations.into(), "observations", Lang::default())?).in_lang(Lang::default())?;
-    let finish: Finish = parse_arg(&finish.into(), false, "finish", Lang::default())?;
-    let outcome = match catalog_option(options.map(Into::into))? {
+#[wasm_bindgen(unchecked_return_type = "Outcome")]
+pub fn finalize(#[wasm_bindgen(unchecked_param_type = "Task")] task: JsValue, #[wasm_bindgen(unchecked_param_type = "Observation[]")] observations: JsValue, #[wasm_bindgen(unchecked_param_type = "Finish & { text?: string }")] finish: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "FinalizeOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let task: Task = parse_arg(&task, false, "task", Lang::default())?;
+    let observations = observations_from_value(&value_arg(&observations, "observations", Lang::default())?).in_lang(Lang::default())?;
+    let finish: Finish = parse_arg(&finish, false, "finish", Lang::default())?;
+    let outcome = match catalog_option(options)? {
         Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::finalize_in(&task, &observations, &finish, Some(c)))?,
         None => evidence_check::outcome::finalize(&task, &observations, &finish),
     };
-    typed(&outcome)
+    to_js(&outcome)
 }
 
 /// Grades one task of an evaluation run. With `options.catalog` support and coverage
 /// are recomputed from the outcome's claims; without, they are the outcome's own
 /// (`evaluation: "trusted"`).
-#[wasm_bindgen(js_name = gradeTask)]
-pub fn grade_task(expected: JsExpected, outcome: JsOutcome, effects: JsEffects, options: Option<JsGradeOptions>) -> Result<JsGrade, JsValue> {
-    let catalog = catalog_option(options.map(Into::into))?;
-    let expected: Expected = parse_arg(&expected.into(), false, "expected", Lang::default())?;
-    let v = value_arg(&outcome.into(), "outcome", Lang::default())?;
+#[wasm_bindgen(js_name = gradeTask, unchecked_return_type = "Grade")]
+pub fn grade_task(#[wasm_bindgen(unchecked_param_type = "Expected")] expected: JsValue, #[wasm_bindgen(unchecked_param_type = "Outcome")] outcome: JsValue, #[wasm_bindgen(unchecked_param_type = "Effects")] effects: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "GradeOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let catalog = catalog_option(options)?;
+    let expected: Expected = parse_arg(&expected, false, "expected", Lang::default())?;
+    let v = value_arg(&outcome, "outcome", Lang::default())?;
     let outcome = Graded::from_outcome_value(&v, catalog.is_none()).in_lang(Lang::default())?;
-    let effects: Effects = parse_arg(&effects.into(), false, "effects", Lang::default())?;
+    let effects: Effects = parse_arg(&effects, false, "effects", Lang::default())?;
     let grade = match catalog {
         Some(handle) => with_catalog(handle, "options.catalog", |c, _| evidence_check::outcome::grade(&expected, &outcome, &effects, Some(c)))?,
         None => evidence_check::outcome::grade(&expected, &outcome, &effects, None),
     };
-    typed(&grade)
+    to_js(&grade)
 }

@@ -1,39 +1,44 @@
 use crate::*;
 
-// ==== issue 15 (r3-handle): the Report and Reviews handles ==============================
+// ---- the handles: ReportHandle, Reviews, DocumentCatalog ----------------------------
 // A handle holds what a call would otherwise read again from JSON: the validated report
-// and its digest, or the checked reviews. A call recognises one by reading its internal
-// getter (`__reportHandle`, `__reviewsHandle`) through a catching import: only the real
-// getter, which is Rust code, vouches for the handle (it leaves the parsed value in
-// `VOUCHED`), so a plain object or Proxy that merely has such a property is read as a
-// plain object, exactly as before. `free()` is this binding's own, as the store's: it
-// drops the value and leaves a tombstone, so a later use throws a coded `handle_freed`.
+// and its digest, the checked reviews, a frozen catalogue. A call recognises one by
+// reading the one internal getter every handle class has, `__handle`, through a catching
+// import: only the real getter, which is Rust code, vouches for the handle (it leaves
+// what it holds in `VOUCHED`), so a plain object or Proxy that merely has such a property
+// is read as a plain object. `free()` is this binding's own, as the store's: it drops the
+// value and leaves a tombstone, so a later use throws a coded `handle_freed`.
 
-
-/// What the last genuine handle getter left for the call reading it: `Some(None)` when
-/// the handle was freed.
+/// What the last genuine handle getter left for the call reading it: `Report(None)` or
+/// `Reviews(None)` when the handle was freed; a catalogue's id (freed once it is not in
+/// `CATALOGS`).
 pub(crate) enum Vouched {
     Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>),
     Reviews(Option<std::rc::Rc<evidence_check::parsed::ReviewList>>),
+    Catalog(u32),
 }
 
 thread_local! {
     static VOUCHED: std::cell::Cell<Option<Vouched>> = const { std::cell::Cell::new(None) };
-    static REPORT_KEY: JsValue = JsValue::from_str("__reportHandle");
-    static REVIEWS_KEY: JsValue = JsValue::from_str("__reviewsHandle");
+    static HANDLE_KEY: JsValue = JsValue::from_str("__handle");
 }
 
-/// Reads `value`'s internal getter `key` (a catching read: a throwing trap or getter
-/// means "not a handle", and the plain path then reports it as before) and returns what a
-/// genuine handle's getter vouched for.
-pub(crate) fn vouched(value: &JsValue, key: &'static std::thread::LocalKey<JsValue>) -> Option<Vouched> {
+/// What a genuine handle's getter, read through a catching call, vouched for (a throwing
+/// trap or getter means "not a handle", and the plain path then reports it).
+pub(crate) fn vouched(value: &JsValue) -> Option<Vouched> {
     if !value.is_object() {
         return None;
     }
     VOUCHED.with(|v| v.set(None));
-    let read = key.with(|k| Reflect::get(value, k));
+    let read = HANDLE_KEY.with(|k| Reflect::get(value, k));
     let found = VOUCHED.with(|v| v.take());
     read.ok().and(found)
+}
+
+/// The getter a handle class vouches with: leaves `what` for the call reading it.
+pub(crate) fn vouch(what: Vouched) -> bool {
+    VOUCHED.with(|v| v.set(Some(what)));
+    true
 }
 
 pub(crate) fn handle_freed(lang: Lang) -> JsValue {
@@ -59,18 +64,17 @@ impl ReportArg {
             ReportArg::Plain(r) => r,
         }
     }
-    /// A handle's digest (computed once, by `host` where it is set and faster); `None`
-    /// for a plain report (the core computes it).
-    pub(crate) fn digest(&self, host: Option<evidence_check::digest::HostHasher>) -> Option<&str> {
+    /// A handle's digest (computed once); `None` for a plain report (the core computes it).
+    pub(crate) fn digest(&self) -> Option<&str> {
         match self {
-            ReportArg::Handle(p) => Some(p.digest_with(host)),
+            ReportArg::Handle(p) => Some(p.digest()),
             ReportArg::Plain(_) => None,
         }
     }
 }
 
 pub(crate) fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg, JsValue> {
-    match vouched(value, &REPORT_KEY) {
+    match vouched(value) {
         Some(Vouched::Report(Some(parsed))) => {
             parsed.check_under(policy).in_lang(lang)?;
             Ok(ReportArg::Handle(parsed))
@@ -95,9 +99,9 @@ impl ReviewsArg {
     }
 }
 
-pub(crate) fn reviews_arg(value: Option<JsReviewsArg>, lang: Lang) -> Result<ReviewsArg, JsValue> {
+pub(crate) fn reviews_arg(value: Option<JsValue>, lang: Lang) -> Result<ReviewsArg, JsValue> {
     let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
-    match vouched(&value, &REVIEWS_KEY) {
+    match vouched(&value) {
         Some(Vouched::Reviews(Some(list))) => Ok(ReviewsArg::Handle(list)),
         Some(Vouched::Reviews(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "reviews", lang)),
         _ => Ok(ReviewsArg::Plain(evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?.into_reviews())),
@@ -138,9 +142,9 @@ impl ReportHandle {
     }
 
     /// The claim ids, in the report's order.
-    #[wasm_bindgen(getter = claimIds)]
-    pub fn claim_ids(&self) -> Result<JsIds, JsValue> {
-        typed(&self.parsed()?.claim_ids())
+    #[wasm_bindgen(getter = claimIds, unchecked_return_type = "string[]")]
+    pub fn claim_ids(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.claim_ids())
     }
 
     #[wasm_bindgen(getter, skip_typescript)]
@@ -148,25 +152,25 @@ impl ReportHandle {
         Ok(self.parsed()?.report().title.clone())
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn claims(&self) -> Result<JsClaims, JsValue> {
-        typed(&self.parsed()?.report().claims)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "Claim[]")]
+    pub fn claims(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().claims)
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn conflicts(&self) -> Result<JsConflicts, JsValue> {
-        typed(&self.parsed()?.report().conflicts)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "Conflict[]")]
+    pub fn conflicts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().conflicts)
     }
 
-    #[wasm_bindgen(getter, skip_typescript)]
-    pub fn gaps(&self) -> Result<JsIds, JsValue> {
-        typed(&self.parsed()?.report().gaps)
+    #[wasm_bindgen(getter, skip_typescript, unchecked_return_type = "string[]")]
+    pub fn gaps(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.parsed()?.report().gaps)
     }
 
     /// The parsed report as a plain object, every default filled in (`JSON.stringify` uses it).
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsParsedReport, JsValue> {
-        typed(self.parsed()?.report())
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "ParsedReport")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(self.parsed()?.report())
     }
 
     /// Releases the report now; every later use throws `handle_freed`. Freeing twice does nothing.
@@ -175,11 +179,9 @@ impl ReportHandle {
     }
 
     /// How a call recognises a genuine handle (internal).
-    #[wasm_bindgen(getter = __reportHandle, skip_typescript)]
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        let parsed = self.inner.borrow().clone();
-        VOUCHED.with(|v| v.set(Some(Vouched::Report(parsed))));
-        true
+        vouch(Vouched::Report(self.inner.borrow().clone()))
     }
 }
 
@@ -207,8 +209,8 @@ impl Reviews {
     /// A list, empty or read from `reviews` as `assess` reads it (a `ContractError` with
     /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
     #[wasm_bindgen(constructor)]
-    pub fn new(reviews: Option<JsReviews>, options: Option<JsLangOptions>) -> Result<Reviews, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options.map(Into::into), Lang::default())?.lang_or(Lang::default());
+    pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "Review[] | null")] reviews: Option<JsValue>, #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>) -> Result<Reviews, JsValue> {
+        let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
         let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
@@ -216,8 +218,8 @@ impl Reviews {
 
     /// Checks a review as the next item of the list (a violation's path is the one the
     /// list would give it, `/3/note`) and appends it; returns the new length.
-    pub fn add(&self, review: JsReview) -> Result<u32, JsValue> {
-        let text = reviews_text(&review.into(), "review", self.lang)?;
+    pub fn add(&self, #[wasm_bindgen(unchecked_param_type = "Review")] review: JsValue) -> Result<u32, JsValue> {
+        let text = reviews_text(&review, "review", self.lang)?;
         self.push_text(&text)
     }
 
@@ -234,9 +236,9 @@ impl Reviews {
     }
 
     /// The reviews as a plain array (`JSON.stringify` uses it).
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsReviews, JsValue> {
-        typed(self.list()?.reviews())
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "Review[]")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(self.list()?.reviews())
     }
 
     /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.
@@ -245,10 +247,8 @@ impl Reviews {
     }
 
     /// How a call recognises a genuine handle (internal).
-    #[wasm_bindgen(getter = __reviewsHandle, skip_typescript)]
+    #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        let list = self.inner.borrow().clone();
-        VOUCHED.with(|v| v.set(Some(Vouched::Reviews(list))));
-        true
+        vouch(Vouched::Reviews(self.inner.borrow().clone()))
     }
 }

@@ -64,10 +64,10 @@ impl EvidenceStore {
     /// specs (default 16) or two share a `source_id`. `lang` is the language of
     /// everything derived from the store (its errors, and calls given it without a `lang`).
     #[wasm_bindgen(constructor)]
-    pub fn new(specs: JsSpecs, options: Option<JsStoreOptions>) -> Result<EvidenceStore, JsValue> {
-        let options = options_arg::<evidence_check::options::StoreOptions>(options.map(Into::into), Lang::default())?;
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "SourceSpec[]")] specs: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "StoreOptions | null")] options: Option<JsValue>) -> Result<EvidenceStore, JsValue> {
+        let options = options_arg::<evidence_check::options::StoreOptions>(options, Lang::default())?;
         let lang = options.lang_or(Lang::default());
-        let specs: JsValue = specs.into();
+        let specs: JsValue = specs;
         let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
         let v = match &text {
             Some(text) => parse_strict(text, DEFAULT_MAX_INPUT_BYTES, "specs").in_lang(lang)?,
@@ -75,18 +75,18 @@ impl EvidenceStore {
         };
         let policy = options.limits().in_lang(lang)?;
         let specs = evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
-        let clock = options.clock(host_clock()).in_lang(lang)?;
-        let mut inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
-        inner.set_host_hasher(host_hasher(options.host_hashing));
+        let clock = options.clock().in_lang(lang)?;
+        let inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
         Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
     }
 
     /// Stores a source's text (CRLF and CR become LF) and returns its ref. A text longer
     /// in UTF-16 units than `maxSourceBytes` is refused before it is copied into wasm
     /// memory (a text has at least as many UTF-8 bytes as UTF-16 units).
-    pub fn ingest(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsSourceRef, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "SourceRef")]
+    pub fn ingest(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         if let Some(s) = content.dyn_ref::<JsString>() {
             let core = self.core()?;
@@ -97,88 +97,90 @@ impl EvidenceStore {
         }
         let content = text_arg(&content, "content")?;
         let r = self.core()?.ingest_text(&scope, &source_id, std::borrow::Cow::Owned(content)).in_lang(lang)?;
-        typed(&r)
+        to_js(&r)
     }
 
     /// Checks a read tool's result against the spec, then stores its text.
-    #[wasm_bindgen(js_name = ingestReadResult)]
-    pub fn ingest_read_result(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, result: JsReadResult) -> Result<JsSourceRef, JsValue> {
+    #[wasm_bindgen(js_name = ingestReadResult, unchecked_return_type = "SourceRef")]
+    pub fn ingest_read_result(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "ReadResult")] result: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
-        let result = value_arg(&result.into(), "result", lang)?;
+        let result = value_arg(&result, "result", lang)?;
         let r = self.core()?.ingest_read_result(&scope, &source_id, &result).in_lang(lang)?;
-        typed(&r)
+        to_js(&r)
     }
 
     /// The snapshot a ref names, if it is still current in this scope.
-    pub fn get(&self, scope: JsScope, #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef) -> Result<JsSnapshot, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = ref, unchecked_param_type = "SourceRef")] source_ref: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref, false, "ref")?;
         let core = self.core()?;
         let s = core.get(&scope, &source_ref).in_lang(lang)?;
-        typed(&**s)
+        to_js(&**s)
     }
 
     /// Checks that a citation's range of its current snapshot holds exactly its quote.
-    #[wasm_bindgen(js_name = checkCitation)]
-    pub fn check_citation(&self, scope: JsScope, citation: JsCitation) -> Result<JsSnapshot, JsValue> {
+    #[wasm_bindgen(js_name = checkCitation, unchecked_return_type = "Snapshot")]
+    pub fn check_citation(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(unchecked_param_type = "Citation")] citation: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let citation: Citation = self.arg(citation.into(), false, "citation")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
+        let citation: Citation = self.arg(citation, false, "citation")?;
         let core = self.core()?;
         let s = core.check_citation(&scope, &citation).in_lang(lang)?;
-        typed(&**s)
+        to_js(&**s)
     }
 
     /// Makes a citation from the only occurrence of `text` in the snapshot.
+    #[wasm_bindgen(unchecked_return_type = "Citation")]
     pub fn quote(
         &self,
-        scope: JsScope,
-        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "SourceRef")] source_ref: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
-        options: Option<JsQuoteOptions>,
-    ) -> Result<JsCitation, JsValue> {
+        #[wasm_bindgen(unchecked_optional_param_type = "QuoteOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref, false, "ref")?;
         let text = text_arg(&text, "text")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let options = options_arg::<evidence_check::options::QuoteOptions>(options.map(Into::into), lang)?;
+        let options = options_arg::<evidence_check::options::QuoteOptions>(options, lang)?;
         let (selector, locate_options) = options.selector(text).in_lang(lang)?;
         let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).in_lang(lang)?;
-        typed(&c)
+        to_js(&c)
     }
 
     /// Makes a citation from an explicit range of the snapshot's text counted in
     /// `options.unit` (default `"utf16"`, JavaScript's string indices); the citation has
     /// the contract's code-point offsets. A range that splits a character is an error.
-    #[wasm_bindgen(js_name = quoteRange)]
+    #[wasm_bindgen(js_name = quoteRange, unchecked_return_type = "Citation")]
     pub fn quote_range(
         &self,
-        scope: JsScope,
-        #[wasm_bindgen(js_name = ref)] source_ref: JsSourceRef,
+        #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "SourceRef")] source_ref: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] start: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] end: JsValue,
         #[wasm_bindgen(js_name = citationId, unchecked_param_type = "string")] citation_id: JsValue,
-        options: Option<JsRangeOptions>,
-    ) -> Result<JsCitation, JsValue> {
+        #[wasm_bindgen(unchecked_optional_param_type = "RangeOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let source_ref: SourceRef = self.arg(source_ref.into(), false, "ref")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
+        let source_ref: SourceRef = self.arg(source_ref, false, "ref")?;
         let citation_id = id_arg(&citation_id, "citationId")?;
-        let options = options_arg::<evidence_check::options::RangeOptions>(options.map(Into::into), lang)?;
+        let options = options_arg::<evidence_check::options::RangeOptions>(options, lang)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
         let c = self.core()?.quote_range(&scope, &source_ref, start, end, options.unit(Unit::Utf16), &citation_id).in_lang(lang)?;
-        typed(&c)
+        to_js(&c)
     }
 
     /// Drops the current snapshot; the revision counter stays.
-    pub fn remove(&self, scope: JsScope, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
+    pub fn remove(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let lang = self.lang;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
         Ok(self.core()?.remove(&scope, &source_id).in_lang(lang)?)
     }
@@ -204,15 +206,15 @@ impl EvidenceStore {
     /// or `locator`); a position only chooses among occurrences. Absent →
     /// `quote_not_found`, ambiguous → `quote_ambiguous`. A lone surrogate at the outer edge
     /// of a prefix or suffix is dropped, and the result's `trimmed` says so.
-    #[wasm_bindgen(js_name = fromWebAnnotation)]
-    pub fn locate_web_annotation(&self, scope: JsScope, annotation: JsQuoteAnnotation, options: Option<JsWhitespaceOptions>) -> Result<JsLocatedAnnotation, JsValue> {
+    #[wasm_bindgen(js_name = fromWebAnnotation, unchecked_return_type = "LocatedAnnotation")]
+    pub fn locate_web_annotation(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(unchecked_param_type = "WebAnnotation | QuoteOnlyAnnotation")] annotation: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "WhitespaceOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
         let lang = self.lang;
-        let options = options_arg::<evidence_check::options::WhitespaceOptions>(options.map(Into::into), lang)?;
-        let scope: Scope = self.arg(scope.into(), false, "scope")?;
-        let (v, trimmed) = annotation_arg(&annotation.into(), "annotation", lang)?;
+        let options = options_arg::<evidence_check::options::WhitespaceOptions>(options, lang)?;
+        let scope: Scope = self.arg(scope, false, "scope")?;
+        let (v, trimmed) = annotation_arg(&annotation, "annotation", lang)?;
         let c = evidence_check::annotation::from_web_annotation_in(&v, &scope, &*self.core()?, options.whitespace()).in_lang(lang)?;
         if trimmed.is_empty() {
-            return typed(&c);
+            return to_js(&c);
         }
         // The citation, and which context lost a lone surrogate at its outer edge.
         #[derive(Serialize)]
@@ -221,6 +223,6 @@ impl EvidenceStore {
             citation: &'a Citation,
             trimmed: &'a [evidence_check::annotation::ContextTrim],
         }
-        typed(&Trimmed { citation: &c, trimmed: &trimmed })
+        to_js(&Trimmed { citation: &c, trimmed: &trimmed })
     }
 }

@@ -715,11 +715,7 @@ export type ReviewsName = "throw" | "report";
  * `new EvidenceStore(specs, options)`: a fixed clock (`now`), the catalogue and
  * source-size limits, the language of messages and labels, the policy, `compat`.
  */
-export type StoreOptions = { now?: string, maxSources?: number, maxSourceBytes?: number, lang?: Lang, policy?: PolicyInput, compat?: Compat, 
-/**
- * `false`: hash every text in the module even where the host's SHA-256 is registered (Node).
- */
-hostHashing?: boolean, };
+export type StoreOptions = { now?: string, maxSources?: number, maxSourceBytes?: number, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /**
  * `store.quote(…, options)`: picks one occurrence of a quote by W3C TextQuoteSelector
  * context (the text right before and after) or the n-th occurrence (1-based);
@@ -763,11 +759,7 @@ export type RenderOptions = { now?: string, compat?: Compat, reviewKey?: string,
  * sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the
  * `max*` options override single fields of it.
  */
-export type CheckBundleOptions = { now?: string, render?: boolean, maxSources?: number, maxSourceBytes?: number, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, compat?: Compat, reviewKey?: string, lang?: Lang, policy?: PolicyInput, 
-/**
- * `false`: hash every source in the module even where the host's SHA-256 is registered (Node).
- */
-hostHashing?: boolean, };
+export type CheckBundleOptions = { now?: string, render?: boolean, maxSources?: number, maxSourceBytes?: number, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, compat?: Compat, reviewKey?: string, lang?: Lang, policy?: PolicyInput, };
 /**
  * `store.fromWebAnnotation(…, options)`.
  */

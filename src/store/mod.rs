@@ -13,7 +13,7 @@ use crate::citation::TextIndex;
 use crate::clock::Clock;
 use crate::rules;
 use crate::contract::{Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
-use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_with, HostHasher};
+use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_hosted};
 use crate::error::{Coded, ContractError, Lang, Violation};
 use std::fmt;
 use locate::{locate, LocateOptions, Located, Selector};
@@ -93,8 +93,6 @@ pub struct EvidenceStore {
     policy: Policy,
     clock: Clock,
     closed: bool,
-    /// The host's SHA-256 for large texts (see [`crate::digest::sha256_hex_with`]).
-    host_hasher: Option<HostHasher>,
 }
 
 impl EvidenceStore {
@@ -123,7 +121,6 @@ impl EvidenceStore {
             policy,
             clock,
             closed: false,
-            host_hasher: None,
         })
     }
 
@@ -152,24 +149,13 @@ impl EvidenceStore {
         self.clock = clock;
     }
 
-    /// Lets the host hash texts of its `min_bytes` or more (`None`:
-    /// the built-in hasher hashes every text). The digests are the same either way.
-    pub fn set_host_hasher(&mut self, host: Option<HostHasher>) {
-        self.host_hasher = host;
-    }
-
-    /// The host's hasher this store hashes with (`None`: the built-in one only).
-    pub fn host_hasher(&self) -> Option<HostHasher> {
-        self.host_hasher
-    }
-
-    /// SHA-256 hex of a (normalised) text, by the host's hasher where it is set and faster.
+    /// SHA-256 hex of a (normalised) text, by the host's SHA-256 where one is installed.
     fn digest(&self, text: &str) -> String {
-        sha256_hex_with(text, self.host_hasher)
+        sha256_hex_hosted(text)
     }
 
-    /// The digest of a report (SHA-256 of its canonical JSON), by the host's hasher where
-    /// it is set and faster: the same digest as [`crate::digest::report_digest`].
+    /// The digest of a report (SHA-256 of its canonical JSON), by the host's SHA-256 where
+    /// one is installed: the same digest as [`crate::digest::report_digest`].
     pub fn report_digest(&self, report: &crate::contract::Report) -> String {
         self.digest(&crate::digest::canonical_report(report))
     }

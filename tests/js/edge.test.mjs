@@ -62,7 +62,7 @@ function cases(store) {
     { name: "assess report", subject: "report", text: true, call: (d) => ec.assess(scope, d, store) },
     { name: "assess reviews", subject: "reviews", call: (d) => ec.assess(scope, bundle.report, store, d) },
     { name: "assess reviews[0]", subject: "reviews", extra: 1, call: (d) => ec.assess(scope, bundle.report, store, [d]) },
-    { name: "assess options.lang", subject: "options", call: (d) => ec.assess(scope, bundle.report, store, [], { lang: d }) },
+    { name: "assess options.lang", subject: "options", extra: 1, call: (d) => ec.assess(scope, bundle.report, store, [], { lang: d }) },
     { name: "render reviews", subject: "reviews", call: (d) => ec.render(scope, bundle.report, store, d, { now: NOW }) },
     { name: "toWebAnnotations report", subject: "report", text: true, call: (d) => ec.toWebAnnotations(scope, d, store) },
     { name: "recordReview scope", subject: "scope", call: (d) => ec.recordReview(d, bundle.report, "claim_a", "supported", "n") },
@@ -71,7 +71,7 @@ function cases(store) {
     // A review is read as the next item of the list: one level deeper.
     { name: "Reviews.add", subject: "reviews", extra: 1, call: (d) => reviews.add(d) },
     { name: "new EvidenceStore specs", subject: "specs", call: (d) => new ec.EvidenceStore(d) },
-    { name: "new EvidenceStore options.policy", subject: "options", call: (d) => new ec.EvidenceStore(specs, { policy: d }) },
+    { name: "new EvidenceStore options.policy", subject: "options", extra: 1, call: (d) => new ec.EvidenceStore(specs, { policy: d }) },
     { name: "ingestReadResult", subject: "read_result", call: (d) => store.ingestReadResult(scope, specs[0].source_id, d) },
     { name: "get ref", subject: "source_ref", call: (d) => store.get(scope, d) },
     { name: "checkCitation", subject: "citation", call: (d) => store.checkCitation(scope, d) },

@@ -130,11 +130,26 @@ test("only a genuine handle is taken as one: look-alikes are read as plain objec
   for (const s of bundle.sources) store.ingest(scope, s.spec.source_id, s.content);
   const attempt = (report, reviews) => { try { return ec.assess(scope, report, store, reviews); } catch (e) { return describe(e); } };
   // A property of the internal getter's name is data: an extra field, as it always was.
-  const fake = attempt({ __reportHandle: true, ...bundle.report });
+  const fake = attempt({ __handle: true, ...bundle.report });
   assert.equal(fake.code, "contract");
-  assert.equal(fake.issues[0].path, "/__reportHandle");
-  const fakeReviews = attempt(bundle.report, { __reviewsHandle: true, length: 0 });
+  assert.equal(fake.issues[0].path, "/__handle");
+  const fakeReviews = attempt(bundle.report, { __handle: true, length: 0 });
   assert.equal(fakeReviews.code, "contract");
+  // A catalogue look-alike (the id a real one has, under the getter's name or the old
+  // `__catalogHandle`) is not a catalogue either.
+  const ex = userRequire(userProject())("evidence-check/extras");
+  const real = new ex.DocumentCatalog();
+  for (const forged of [{ __handle: true }, { __catalogHandle: 1 }, { __handle: 1, __catalogHandle: 1 }]) {
+    try {
+      ex.finalize({ task_id: "t", kind: "query" }, [], { status: "abstain" }, { catalog: forged });
+      assert.fail("a forged catalogue was taken");
+    } catch (e) {
+      assert.equal(e.code, "invalid_argument", JSON.stringify(forged));
+      assert.equal(e.message, "options.catalog must be a DocumentCatalog");
+    }
+  }
+  assert.doesNotThrow(() => ex.finalize({ task_id: "t", kind: "query" }, [], { status: "abstain" }, { catalog: real }));
+  real.free();
   // An object made from the class's prototype holds no report: a coded invalid_argument.
   for (const forged of [Object.create(ec.ReportHandle.prototype), Object.assign(Object.create(ec.ReportHandle.prototype), { __wbg_ptr: 0 })]) {
     const e = attempt(forged);

@@ -1,7 +1,7 @@
-// How the binding reads an options object (src/wasm.rs `options_arg`): its own keys, each
-// read once through the key as listed; a key that is not ASCII read back from its text,
-// as it always was (a lone surrogate in it comes out as U+FFFD, which names another
-// property); every value as before.
+// How the binding reads an options object (js-api/src/args.rs `options_arg`): `now` is
+// looked at first (one too long to be a date-time is refused uncopied), then the object
+// is read once by `JSON.stringify` (its `toJSON`, then each own key once) and the text by
+// serde's derive; a lone surrogate anywhere in it, a key too, is `invalid_unicode`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NOW, readJson, userProject, userRequire } from "./helpers.mjs";
@@ -21,18 +21,17 @@ function recording(target) {
   return { proxy, asked };
 }
 
-test("options: each own key is read once, by the key as listed", () => {
+test("options: `now`, then the object as JSON.stringify reads it (each own key once)", () => {
   const { proxy, asked } = recording({ now: NOW, render: false });
   const result = ec.checkBundle(bundle, proxy);
   assert.ok(!("artifact" in result) || result.artifact == null);
-  assert.deepEqual(asked, ["now", "render"]);
+  assert.deepEqual(asked, ["now", "toJSON", "now", "render"]);
 });
 
-test("options: a key with a lone surrogate reads as its U+FFFD form, as before (here: absent, so ignored)", () => {
+test("options: a key with a lone surrogate is invalid_unicode, as a string value with one is", () => {
   const lone = "\ud800";
-  const { proxy, asked } = recording({ [lone]: 1, now: NOW });
-  assert.doesNotThrow(() => ec.checkBundle(bundle, proxy));
-  assert.deepEqual(asked, ["\ufffd", "now"]);
+  assert.throws(() => ec.checkBundle(bundle, { [lone]: 1, now: NOW }), (e) => e.code === "invalid_unicode" && e.message.startsWith("options contains a string with an unpaired surrogate"));
+  assert.throws(() => ec.checkBundle(bundle, { now: NOW, lang: lone }), (e) => e.code === "invalid_unicode");
   // A key that is not ASCII but valid is read as itself, and refused as unknown by name.
   assert.throws(() => ec.checkBundle(bundle, { nöw: NOW }), (e) => e.code === "invalid_argument" && e.message.startsWith("options.nöw: unknown field `nöw`"));
 });

@@ -61,7 +61,7 @@ fn now() -> JsValue {
     js(&json!({ "now": NOW, "compat": "reference" }))
 }
 
-fn reviews(v: &[Value]) -> Option<api::JsReviewsArg> {
+fn reviews(v: &[Value]) -> Option<JsValue> {
     Some(typed(&Value::Array(v.to_vec())))
 }
 
@@ -152,7 +152,7 @@ impl JsHandles {
     fn report(&self, report: &Value) -> JsValue {
         self.handles.borrow().get(&report.to_string()).cloned().unwrap_or_else(|| js(report))
     }
-    fn reviews(rv: &[Value]) -> Option<api::JsReviewsArg> {
+    fn reviews(rv: &[Value]) -> Option<JsValue> {
         match api::Reviews::new(Some(typed(&Value::Array(rv.to_vec()))), None) {
             Ok(list) => Some(JsValue::from(list).unchecked_into()),
             Err(_) => reviews(rv),
@@ -253,9 +253,9 @@ pub fn errors_are_coded_and_the_store_survives() {
     let spec = json!({"source_id": "a", "title": "A", "locator": "fixture:a", "filename": "a.md", "kind": "fixture"});
     let st = api::EvidenceStore::new(typed(&json!([spec])), Some(now().unchecked_into())).unwrap();
     let cases: Vec<(JsValue, &str, &str)> = vec![
-        (st.ingest(typed(&scope), JsValue::from_str("zz"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "unknown_source"),
-        (st.ingest(typed(&scope), JsValue::from_f64(1.0), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_argument"),
-        (st.ingest(typed(&json!({"tenant_id": 1})), JsValue::from_str("a"), JsValue::from_str("x")).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
+        (st.ingest(typed(&scope), JsValue::from_str("zz"), JsValue::from_str("x")).unwrap_err(), "EvidenceError", "unknown_source"),
+        (st.ingest(typed(&scope), JsValue::from_f64(1.0), JsValue::from_str("x")).unwrap_err(), "EvidenceError", "invalid_argument"),
+        (st.ingest(typed(&json!({"tenant_id": 1})), JsValue::from_str("a"), JsValue::from_str("x")).unwrap_err(), "ContractError", "contract"),
         (api::parse_report(JsValue::from_str("{").unchecked_into(), None).map(JsValue::from).unwrap_err(), "ContractError", "contract"),
         (api::digest_text(JsValue::from(js_sys::JsString::from_char_code1(0xd800))).map(JsValue::from).unwrap_err(), "EvidenceError", "invalid_unicode"),
     ];

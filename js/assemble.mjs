@@ -43,7 +43,7 @@ const manifest = {
     "./package.json": "./package.json",
   },
   bin: { "evidence-check": "./bin/cli.mjs" },
-  files: ["node/", "web/", "bin/", "www/", "examples/", "docs/", "README.md", "LICENSE"],
+  files: ["node/", "web/", "bin/", "www/", "examples/", "docs/", "README.md", "BENCHMARKS.md", "LICENSE"],
   engines: { node: ">=20" },
   // The CLI's batch and stream modes run bundles on a worker pool: its one dependency.
   dependencies: { piscina: workspace.dependencies.piscina },
@@ -60,7 +60,7 @@ writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" 
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
 for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs", "serve.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
-for (const f of ["README.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
+for (const f of ["README.md", "BENCHMARKS.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 // The package stands on its own: the page (`evidence-check serve`, js/serve.mjs) with the
 // Markdown library it loads (and its licence), the demo bundle of both quick starts, and
 // every file the README links to (docs/…), so that no link of the shipped README is dead.

@@ -247,6 +247,10 @@ pub enum OutcomeReason {
     ClaimsNotAllowed,
     /// A document read is not the catalogue's frozen version of its id (or is not catalogued).
     DocumentChanged,
+    /// A status that gives the item's facts, and the item's document was never read.
+    DocumentNotRead,
+    /// The grader was given no observations of the run (`effects.observations`) to replay.
+    NoObservations,
 }
 
 impl OutcomeReason {
@@ -265,6 +269,8 @@ impl OutcomeReason {
             Self::DuplicateClaims => "duplicate_claims",
             Self::ClaimsNotAllowed => "claims_not_allowed",
             Self::DocumentChanged => "document_changed",
+            Self::DocumentNotRead => "document_not_read",
+            Self::NoObservations => "no_observations",
         }
     }
 }
@@ -462,7 +468,9 @@ pub fn finalize_in(task: &Task, observations: &[Observation], finish: &Finish, c
             if task.kind != TaskKind::Query {
                 reasons.push(OutcomeReason::WrongTaskKind);
             }
-            one_document(observations).map(|doc| format!("{} ({}), document version {}.", doc.title, doc.id, doc.sha256()))
+            one_document(observations)
+                .filter(|doc| doc.id == item)
+                .map(|doc| format!("{} ({}), document version {}.", doc.title, doc.id, doc.sha256()))
         }
         AnswerStatus::Insufficient => shortage(observations, task.item_id.as_deref()),
         AnswerStatus::Denied => denial(observations),
@@ -476,6 +484,10 @@ pub fn finalize_in(task: &Task, observations: &[Observation], finish: &Finish, c
     }
 
     if finish.status.needs_facts() {
+        // The facts come from the item's document as read, not from the catalogue alone.
+        if !item.is_empty() && !documents.iter().any(|d| d.id == item) {
+            reasons.push(OutcomeReason::DocumentNotRead);
+        }
         if !evaluation.support_pass {
             reasons.push(OutcomeReason::ClaimsUnsupported);
         }
@@ -562,18 +574,29 @@ pub struct Effects {
     pub remaining: Option<u64>,
     /// The item's stock before the run; with it the stock rule of the status is checked.
     pub stock_before: Option<u64>,
+    /// The observations of the run, in order, as the environment recorded them: the
+    /// receipts are replayed from these, never from the outcome's own copy. Without
+    /// them `receipts` fails (`no_observations`).
+    pub observations: Option<Vec<Observation>>,
+    /// The task the run was given: its item and quantity bind the receipt when
+    /// `expected` names none.
+    pub task: Option<Task>,
 }
 
 impl Contract for Effects {
     const SUBJECT: &'static str = "effects";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
-        let m = c.object(v, path, &["ledger", "remaining", "stock_before"])?;
+        let m = c.object(v, path, &["ledger", "remaining", "stock_before", "observations", "task"])?;
         let ledger = c.int_field(m, path, "ledger", 0);
         let remaining = opt(c, m, path, "remaining", |c, v, p| c.int(v, p, 0));
         let stock_before = opt(c, m, path, "stock_before", |c, v, p| c.int(v, p, 0));
+        let observations = opt(c, m, path, "observations", |c, v, p| c.list(v, p, 0, usize::MAX, Observation::check));
+        let task = opt(c, m, path, "task", Task::check);
         (c.count() == before)
-            .then(|| -> Option<Self> { Some(Effects { ledger: ledger?, remaining: remaining?, stock_before: stock_before? }) })
+            .then(|| -> Option<Self> {
+                Some(Effects { ledger: ledger?, remaining: remaining?, stock_before: stock_before?, observations: observations?, task: task? })
+            })
             .flatten()
     }
 }
@@ -765,15 +788,31 @@ pub fn grade_task_in(expected: &Expected, outcome: &Outcome, effects: &Effects, 
     grade(expected, &Graded::from(outcome), effects, catalog)
 }
 
-/// Whether the observations back `status` as the outcome states it.
-fn replay(status: AnswerStatus, item: Option<&str>, quantity: Option<u64>, g: &Graded, observations: &[Observation]) -> Vec<OutcomeReason> {
+/// Whether the run's observations back `status` as the outcome states it.
+fn replay(status: AnswerStatus, item: Option<&str>, quantity: Option<u64>, g: &Graded, observations: &[Observation], catalog: Option<&DocumentCatalog>) -> Vec<OutcomeReason> {
+    let mut reasons = Vec::new();
+    if let Some(c) = catalog {
+        if documents_read(observations).iter().any(|d| !c.holds(d)) {
+            reasons.push(OutcomeReason::DocumentChanged);
+        }
+    }
+    if status.needs_facts() && item.is_some_and(|i| !documents_read(observations).iter().any(|d| d.id == i)) {
+        reasons.push(OutcomeReason::DocumentNotRead);
+    }
+    reasons.extend(backing(status, item, quantity, g, observations));
+    reasons
+}
+
+/// The receipt rule of `status` over the run's observations.
+fn backing(status: AnswerStatus, item: Option<&str>, quantity: Option<u64>, g: &Graded, observations: &[Observation]) -> Vec<OutcomeReason> {
     let lost = lost_reply(observations);
     let backed = match status {
         // Resolved only by replaying the same key: a reply under another key leaves it lost.
         AnswerStatus::Unconfirmed => return lost.filter(|r| g.recovery_key.as_deref() == Some(r.receipt_key.as_str())).map_or(vec![OutcomeReason::NoLostReply], |_| Vec::new()),
         _ if lost.is_some() => return vec![OutcomeReason::ReplyLost],
         AnswerStatus::Reserved => match (item, g.receipt.as_deref()) {
-            (Some(i), Some(key)) => reservation(observations, i, quantity, Some(key)).is_some_and(|r| g.remaining.is_none_or(|n| n == r.remaining)),
+            // A reservation reports its quantity and remaining: a `null` remaining is no receipt.
+            (Some(i), Some(key)) => reservation(observations, i, quantity, Some(key)).is_some_and(|r| g.remaining == Some(r.remaining)),
             _ => false,
         },
         AnswerStatus::Info => one_document(observations).is_some_and(|d| item.is_none_or(|i| i == d.id)),
@@ -790,11 +829,11 @@ fn replay(status: AnswerStatus, item: Option<&str>, quantity: Option<u64>, g: &G
 }
 
 /// The quantity a write took: the expected one, else the receipt's (or the lost request's).
-fn write_quantity(status: AnswerStatus, expected: &Expected, g: &Graded) -> Option<u64> {
-    if expected.quantity.is_some() {
-        return expected.quantity;
+fn write_quantity(status: AnswerStatus, quantity: Option<u64>, g: &Graded, observations: Option<&[Observation]>) -> Option<u64> {
+    if quantity.is_some() {
+        return quantity;
     }
-    let observations = g.observations.as_deref()?;
+    let observations = observations?;
     match status {
         AnswerStatus::Reserved => {
             let key = g.receipt.as_deref()?;
@@ -829,7 +868,15 @@ pub fn grade(expected: &Expected, g: &Graded, effects: &Effects, catalog: Option
     let own_status = AnswerStatus::parse(&g.status);
     // The rules of the outcome's status; of the expected one when the outcome was rejected.
     let rule_status = own_status.or_else(|| AnswerStatus::parse(&expected.status));
-    let item = expected.item_id.as_deref().or(g.item_id.as_deref());
+    let task = effects.task.as_ref();
+    // The item and quantity come from the grader's own inputs first; the outcome's
+    // `item_id` only when neither `expected` nor the run's task names one.
+    let bound_item = expected.item_id.as_deref().or(task.and_then(|t| t.item_id.as_deref()));
+    let item = bound_item.or(g.item_id.as_deref());
+    let task_quantity = expected.quantity.or(task.and_then(|t| t.quantity));
+    // The run's observations, as the grader was given them; the outcome's own copy is
+    // never read (an outcome is not its own witness).
+    let observations = effects.observations.as_deref();
     let mut from_caller = Vec::new();
 
     let claim_evaluation = catalog.map(|c| evaluate_claims_in(&c.library(), item.unwrap_or(""), &g.claims, rule_status.unwrap_or(AnswerStatus::Abstain)));
@@ -841,14 +888,30 @@ pub fn grade(expected: &Expected, g: &Graded, effects: &Effects, catalog: Option
         }
     };
 
-    let quantity = rule_status.and_then(|s| write_quantity(s, expected, g));
-    let receipt_reasons = match (&g.observations, own_status) {
-        (Some(obs), Some(s)) => replay(s, item, expected.quantity, g, obs),
-        (Some(_), None) => Vec::new(),
-        (None, _) => {
-            from_caller.push("receipts");
-            Vec::new()
+    let quantity = rule_status.and_then(|s| write_quantity(s, task_quantity, g, observations));
+    let receipt_reasons = match (observations, own_status) {
+        (None, _) => vec![OutcomeReason::NoObservations],
+        (Some(obs), Some(s)) => {
+            // A receipt is for the task's item and quantity: the outcome cannot name them.
+            let reasons_item = if s == AnswerStatus::Reserved { bound_item.filter(|_| task_quantity.is_some()) } else { item };
+            let mut reasons = replay(s, reasons_item, task_quantity, g, obs, catalog);
+            if let Some(kind) = task.map(|t| t.kind) {
+                let fits = match s {
+                    AnswerStatus::Info => kind == TaskKind::Query,
+                    AnswerStatus::Reserved | AnswerStatus::Unconfirmed | AnswerStatus::Insufficient | AnswerStatus::Denied => kind == TaskKind::Reserve,
+                    AnswerStatus::NotFound | AnswerStatus::Abstain => true,
+                };
+                if !fits {
+                    reasons.insert(0, OutcomeReason::WrongTaskKind);
+                }
+            }
+            reasons
         }
+        // A rejected outcome claims nothing to back; the changed documents still count.
+        (Some(obs), None) => match catalog {
+            Some(c) if documents_read(obs).iter().any(|d| !c.holds(d)) => vec![OutcomeReason::DocumentChanged],
+            _ => Vec::new(),
+        },
     };
 
     let ledger_rule = match rule_status {
@@ -857,7 +920,9 @@ pub fn grade(expected: &Expected, g: &Graded, effects: &Effects, catalog: Option
         Some(_) => effects.ledger == 0,
         None => true,
     };
-    let remaining = expected.remaining.is_none_or(|r| effects.remaining == Some(r)) && g.remaining.is_none_or(|r| effects.remaining == Some(r));
+    // The answer's own remaining is compared with the stock when the stock was measured
+    // (and with its receipt by `receipts`).
+    let remaining = expected.remaining.is_none_or(|r| effects.remaining == Some(r)) && g.remaining.is_none_or(|r| effects.remaining.is_none_or(|m| m == r));
     let checks = GradeChecks {
         status: g.status == expected.status,
         support,

@@ -451,7 +451,7 @@ fn each_status_has_its_ledger_rule() {
     // The issue's repro, exactly: ledger 1 expected and measured for an info answer.
     let e = entry(&all, "q-camera");
     let x = Expected { status: "info".into(), ledger: 1, remaining: None, item_id: None, quantity: None };
-    let g = grade_task(&x, &outcome_of(e), &Effects { ledger: 1, remaining: None, stock_before: None });
+    let g = grade_task(&x, &outcome_of(e), &Effects { ledger: 1, remaining: None, stock_before: None, ..e.effects.clone() });
     assert_eq!((g.passed, g.failed.as_slice()), (false, ["ledger_rule"].as_slice()));
 }
 
@@ -463,10 +463,19 @@ fn grade_json(e: &Entry, outcome: &Value, catalog: Option<&DocumentCatalog>) -> 
     evidence_check::outcome::grade(&e.expected, &Graded::from_outcome_value(outcome, catalog.is_none()).unwrap(), &e.effects, catalog)
 }
 
+fn grade_run(e: &Entry, outcome: &Value, observations: &Value, catalog: Option<&DocumentCatalog>) -> evidence_check::outcome::Grade {
+    let mut fx = serde_json::to_value(&e.effects).unwrap();
+    fx["observations"] = observations.clone();
+    evidence_check::outcome::grade(&e.expected, &Graded::from_outcome_value(outcome, catalog.is_none()).unwrap(), &Effects::from_value(&fx).unwrap(), catalog)
+}
+
+/// The receipts are replayed from the run's observations, the grader's own input
+/// (`effects.observations`), never from the outcome's copy (issue 33, finding 7).
 #[test]
-fn receipts_are_replayed_from_the_outcomes_observations() {
+fn receipts_are_replayed_from_the_runs_observations() {
     let all = tasks();
     let cat = catalog();
+    let run_obs = |e: &Entry| serde_json::to_value(&e.observations).unwrap();
     // unconfirmed: the recovery key must be the lost request's.
     let u = entry(&all, "u-tripod-1");
     let mut o = outcome_json(u);
@@ -481,33 +490,40 @@ fn receipts_are_replayed_from_the_outcomes_observations() {
     let mut forged = good.clone();
     forged["receipt"] = json!("rk-forged");
     assert_eq!(grade_json(r, &forged, None).receipt_reasons, [OutcomeReason::NoReserveReceipt]);
-    // Without observations the receipts are the caller's word, and the grade says so.
+    // Removing the outcome's observations changes nothing: they were never read.
     forged.as_object_mut().unwrap().remove("observations");
     let g = grade_json(r, &forged, Some(&cat));
-    assert!(g.passed);
-    assert_eq!(g.from_caller, ["receipts"]);
+    assert_eq!((g.passed, g.failed.as_slice()), (false, ["receipts"].as_slice()));
+    assert!(g.from_caller.is_empty());
+    // Without the run's observations the receipts fail: they are nobody's word.
+    let g = grade_run(r, &good, &Value::Null, Some(&cat));
+    assert_eq!((g.failed.as_slice(), g.receipt_reasons.as_slice()), (["receipts"].as_slice(), [OutcomeReason::NoObservations].as_slice()));
 
     // A lost reply resolved under another key is not resolved: the receipt does not count.
-    let mut other = good.clone();
     let lost = json!({"tool": "reserve", "request": {"item_id": "camera", "quantity": 1, "receipt_key": "rk-lost"}, "result": null});
-    other["observations"].as_array_mut().unwrap().insert(2, lost.clone());
-    assert_eq!(grade_json(r, &other, Some(&cat)).receipt_reasons, [OutcomeReason::ReplyLost]);
+    let mut other = run_obs(r);
+    other.as_array_mut().unwrap().insert(2, lost.clone());
+    assert_eq!(grade_run(r, &good, &other, Some(&cat)).receipt_reasons, [OutcomeReason::ReplyLost]);
+    // The same lost reply put in the outcome's copy only is not the run's: it carries no weight.
+    let mut copy = good.clone();
+    copy["observations"] = other.clone();
+    assert!(grade_json(r, &copy, Some(&cat)).passed);
     // Replayed under the same key, it is.
-    let mut same = good.clone();
+    let mut same = run_obs(r);
     let mut lost_same = lost;
     lost_same["request"]["receipt_key"] = good["receipt"].clone();
-    same["observations"].as_array_mut().unwrap().insert(2, lost_same);
-    assert!(grade_json(r, &same, Some(&cat)).passed);
+    same.as_array_mut().unwrap().insert(2, lost_same);
+    assert!(grade_run(r, &good, &same, Some(&cat)).passed);
 
     // info: the document must have been read; not_found: the empty search.
     let q = entry(&all, "q-camera");
-    let mut unread = outcome_json(q);
-    unread["observations"].as_array_mut().unwrap().retain(|o| o["tool"] != "document");
-    assert_eq!(grade_json(q, &unread, Some(&cat)).receipt_reasons, [OutcomeReason::InfoNeedsOneDocument]);
+    let mut unread = run_obs(q);
+    unread.as_array_mut().unwrap().retain(|o| o["tool"] != "document");
+    assert_eq!(grade_run(q, &outcome_json(q), &unread, Some(&cat)).receipt_reasons, [OutcomeReason::DocumentNotRead, OutcomeReason::InfoNeedsOneDocument]);
     let n = entry(&all, "n-telescope");
-    let mut hit = outcome_json(n);
-    hit["observations"][0]["hits"] = json!(["camera"]);
-    assert_eq!(grade_json(n, &hit, None).failed, ["receipts"]);
+    let mut hit = run_obs(n);
+    hit[0]["hits"] = json!(["camera"]);
+    assert_eq!(grade_run(n, &outcome_json(n), &hit, None).failed, ["receipts"]);
 }
 
 #[test]

@@ -533,7 +533,7 @@ export type Finish = { status: AnswerStatus, claims?: Array<ExcerptClaim>, };
 /**
  * Why a finish was not delivered as asked.
  */
-export type OutcomeReason = "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation" | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed" | "document_changed";
+export type OutcomeReason = "reply_lost" | "wrong_task_kind" | "no_reserve_receipt" | "info_needs_one_document" | "no_insufficient_observation" | "no_denial" | "no_empty_search" | "no_lost_reply" | "claims_unsupported" | "facts_missing" | "duplicate_claims" | "claims_not_allowed" | "document_changed" | "document_not_read" | "no_observations";
 /**
  * What the executor delivers.
  */
@@ -613,7 +613,18 @@ remaining?: number | null,
 /**
  * The item's stock before the run; with it the stock rule of the status is checked.
  */
-stock_before?: number | null, };
+stock_before?: number | null, 
+/**
+ * The observations of the run, in order, as the environment recorded them: the
+ * receipts are replayed from these, never from the outcome's own copy. Without
+ * them `receipts` fails (`no_observations`).
+ */
+observations?: Array<Observation> | null, 
+/**
+ * The task the run was given: its item and quantity bind the receipt when
+ * `expected` names none.
+ */
+task?: Task | null, };
 /**
  * The checks of a grade. `stock` is `null` when it cannot be checked (no
  * `stock_before`, or no quantity known for a write).

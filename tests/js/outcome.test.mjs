@@ -208,7 +208,9 @@ test("gradeTask: each status's ledger rule, kept and broken, with and without th
   }
   // The issue's repro: an info answer expected and measured with one ledger row.
   const info = outcomeOf(byId("q-camera"));
-  assert.deepEqual(ex.gradeTask({ status: "info", ledger: 1 }, info, { ledger: 1 }).failed, ["ledger_rule"]);
+  assert.deepEqual(ex.gradeTask({ status: "info", ledger: 1 }, info, { ...byId("q-camera").effects, ledger: 1 }).failed, ["ledger_rule"]);
+  // Without the run's observations (effects.observations) the receipts fail.
+  assert.deepEqual(ex.gradeTask({ status: "info", ledger: 0 }, info, { ledger: 0 }).receipt_reasons, ["no_observations"]);
   // unconfirmed is resolved only with the same key: another recovery key fails the receipts.
   const u = byId("u-tripod-1");
   const g = ex.gradeTask(u.expected, { ...outcomeOf(u), recovery_key: "rk-other" }, u.effects, { catalog });

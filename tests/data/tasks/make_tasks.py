@@ -85,7 +85,10 @@ def run(task_id, kind, query, item=None, qty=None, lose_reply=False):
     touched = item or (hits[0] if len(hits) == 1 else None)
     remaining = env.stock.get(touched) if kind == "reserve" else None
     stock_before = STOCK.get(touched) if kind == "reserve" else None
-    effects = {"ledger": len(env.ledger), "remaining": remaining, "stock_before": stock_before}
+    # The run's observations and task are the grader's own input: it replays the receipts
+    # from these, never from the outcome it grades.
+    effects = {"ledger": len(env.ledger), "remaining": remaining, "stock_before": stock_before,
+               "observations": env.obs, "task": task}
     expected = {"status": status, "ledger": len(env.ledger), "remaining": remaining,
                 "item_id": touched if finish["status"] in ("info", "reserved", "insufficient") and not lose_reply else None,
                 "quantity": qty}

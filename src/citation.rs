@@ -203,6 +203,24 @@ impl Unit {
     }
 }
 
+/// The UTF-16 index of each U+FFFD in `text`, ascending, found in one pass. A host string
+/// copied with each lone surrogate replaced by U+FFFD keeps every UTF-16 index, so these
+/// are the only indices at which the host's string can hold a lone surrogate.
+pub fn replacement_utf16_indices(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let (mut from, mut units) = (0usize, 0usize);
+    memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes()).map(move |at| {
+        units += utf16_units(bytes.get(from..at).unwrap_or_default());
+        from = at;
+        units
+    })
+}
+
+/// UTF-16 units of valid UTF-8 `bytes`: one per leading byte, two for a 4-byte sequence.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
+}
+
 /// Converts `offset`, counted in `from` units into `text`, to `to` units. An offset that
 /// falls inside one character (between the halves of a surrogate pair, inside a UTF-8
 /// sequence) is an error, never shifted to a neighbour.

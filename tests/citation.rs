@@ -76,3 +76,29 @@ mod index_by_words {
         }
     }
 }
+
+#[test]
+fn replacement_indices_are_the_utf16_indices_of_each_u_fffd() {
+    use evidence_check::citation::replacement_utf16_indices;
+    let at = |s: &str| replacement_utf16_indices(s).collect::<Vec<_>>();
+    assert_eq!(at("plain ascii"), Vec::<usize>::new());
+    assert_eq!(at("\u{FFFD}"), vec![0]);
+    // é is one unit, 😀 two, 中 one: the indices JavaScript's `s[i]` would name.
+    let s = "é\u{FFFD}😀\u{FFFD}\u{FFFD}中\r\n\u{FFFD}";
+    let js: Vec<usize> = s.encode_utf16().enumerate().filter(|(_, u)| *u == 0xFFFD).map(|(i, _)| i).collect();
+    assert_eq!(at(s), js);
+    assert_eq!(at(s), vec![1, 4, 5, 9]);
+}
+
+#[test]
+fn replacement_indices_cost_one_per_u_fffd_whatever_the_length() {
+    // The binding asks the host for one unit per index this yields: a long text with one
+    // U+FFFD needs one question, as a short one does.
+    use evidence_check::citation::replacement_utf16_indices;
+    let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
+    for n in [10, 10_000] {
+        let text = format!("{}\u{FFFD}{}", unit.repeat(n), unit.repeat(n));
+        let expected = unit.encode_utf16().count() * n;
+        assert_eq!(replacement_utf16_indices(&text).collect::<Vec<_>>(), vec![expected]);
+    }
+}

@@ -122,9 +122,10 @@ export function reportBundle() {
 
 /**
  * W5, one large source: about `bytes` UTF-8 bytes of CJK, astral characters and CRLF, and
- * `claims` claims of 4 citations each, late in the text.
+ * `claims` claims of 4 citations each, late in the text. With `replacement`, the text's last
+ * line holds one U+FFFD, as real text sometimes does.
  */
-export function largeBundle(bytes, claims) {
+export function largeBundle(bytes, claims, { replacement = false } = {}) {
   const UNIT = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
   const QUOTE = "中文资料 works offline 😀";
   const norm = normalize(UNIT);
@@ -132,7 +133,7 @@ export function largeBundle(bytes, claims) {
   const quoteAt = cpLength(norm.slice(0, norm.indexOf(QUOTE)));
   const units = Math.floor(bytes / Buffer.byteLength(UNIT));
   const base = UNIT.repeat(units);
-  const content = `${base}<!-- the large source -->\r\n`;
+  const content = `${base}<!-- the large source${replacement ? " \ufffd" : ""} -->\r\n`;
   const digest = sha256(normalize(content));
   const list = [];
   for (let k = 0; k < claims; k++) {

@@ -35,13 +35,13 @@ check   assesses the bundle's report against its sources and reviews, prints the
         3 unusable input or a wrong command line, 4 some bundles of a directory
         or stream could not be read (the others' results are still written).
         Given a directory, checks every *.json bundle in it on N worker threads
-        (default: the number of cores), prints a summary (a progress bar on a
+        (default: the number of available cores), prints a summary (a progress bar on a
         terminal), or with --json one JSON line per bundle with its whole result;
         --out DIR writes each bundle's artifact there as NAME.md. A JSON file
         that is not a bundle (a stray package.json) is reported and skipped.
         Exits with the worst code of all bundles (4 once one could not be read).
         Given -, reads one bundle per line from stdin and writes one JSON line per
-        bundle to stdout, in input order, on N worker threads.
+        bundle to stdout, in input order, on N worker threads (the same default).
         --no-render: no artifact, each result the assessment only (status,
         claims, issues).
         --policy sets the limits and vocabularies: reference (the default, the

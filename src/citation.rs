@@ -17,6 +17,19 @@ pub struct TextIndex {
     checkpoints: Vec<usize>,
     /// Code-point offsets of `\n`, ascending.
     newlines: std::sync::OnceLock<Vec<usize>>,
+    /// UTF-16 offset of each checkpoint, made on the first conversion from UTF-16.
+    utf16: std::sync::OnceLock<Vec<usize>>,
+}
+
+thread_local! {
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The characters that this thread's offset lookups through a [`TextIndex`] have read so
+/// far (a deterministic measure of their work, for tests that compare two positions).
+#[doc(hidden)]
+pub fn offset_steps() -> u64 {
+    STEPS.with(std::cell::Cell::get)
 }
 
 impl TextIndex {
@@ -30,7 +43,7 @@ impl TextIndex {
             checkpoints.reserve(text.len() / STRIDE + 1);
             index_code_points(text.as_bytes(), &mut checkpoints)
         };
-        TextIndex { chars, ascii, checkpoints, newlines: std::sync::OnceLock::new() }
+        TextIndex { chars, ascii, checkpoints, newlines: std::sync::OnceLock::new(), utf16: std::sync::OnceLock::new() }
     }
 
     /// Length in code points.
@@ -59,6 +72,58 @@ impl TextIndex {
         let k = self.checkpoints.partition_point(|b| *b <= byte).checked_sub(1)?;
         let base = *self.checkpoints.get(k)?;
         Some(k * STRIDE + text.get(base..byte)?.chars().count())
+    }
+
+    /// The code-point offset of `offset`, counted in `unit` into `text` (the indexed
+    /// text): [`convert_offset`] to code points, reading at most one stride of characters
+    /// whatever the position. An offset inside one character is an error, never shifted.
+    pub fn code_point_of(&self, text: &str, offset: usize, unit: Unit) -> Result<usize, OffsetErrorKind> {
+        let within = |end: usize| if offset <= end { Ok(offset) } else { Err(OffsetErrorKind::OutOfRange) };
+        match unit {
+            Unit::CodePoint => within(self.chars),
+            _ if self.ascii => within(text.len()),
+            Unit::Utf8 if offset > text.len() => Err(OffsetErrorKind::OutOfRange),
+            Unit::Utf8 if !text.is_char_boundary(offset) => Err(OffsetErrorKind::SplitsUtf8Sequence),
+            Unit::Utf8 => {
+                let cp = self.char_of(text, offset).ok_or(OffsetErrorKind::OutOfRange)?;
+                STEPS.with(|c| c.set(c.get() + (cp % STRIDE) as u64));
+                Ok(cp)
+            }
+            Unit::Utf16 => {
+                let utf16 = self.utf16.get_or_init(|| self.utf16_checkpoints(text));
+                let k = utf16.partition_point(|u| *u <= offset).checked_sub(1).ok_or(OffsetErrorKind::OutOfRange)?;
+                let (Some(&base), Some(&at)) = (self.checkpoints.get(k), utf16.get(k)) else { return Err(OffsetErrorKind::OutOfRange) };
+                let (mut at, mut cp) = (at, k * STRIDE);
+                let mut chars = text.get(base..).unwrap_or_default().chars();
+                let found = loop {
+                    if at == offset {
+                        break Ok(cp);
+                    }
+                    let Some(c) = chars.next() else { break Err(OffsetErrorKind::OutOfRange) };
+                    at += c.len_utf16();
+                    cp += 1;
+                    if offset < at {
+                        break Err(OffsetErrorKind::SplitsSurrogatePair);
+                    }
+                };
+                STEPS.with(|c| c.set(c.get() + (cp - k * STRIDE) as u64));
+                found
+            }
+        }
+    }
+
+    /// The UTF-16 offset of each checkpoint, in one pass over the text.
+    fn utf16_checkpoints(&self, text: &str) -> Vec<usize> {
+        let bytes = text.as_bytes();
+        let (mut from, mut units) = (0, 0);
+        self.checkpoints
+            .iter()
+            .map(|&b| {
+                units += utf16_units(bytes.get(from..b).unwrap_or_default());
+                from = b;
+                units
+            })
+            .collect()
     }
 
     /// The text of the half-open code-point range `[start, end)`, or `None` when it ends
@@ -201,6 +266,24 @@ impl Unit {
             Unit::Utf8 => c.len_utf8(),
         }
     }
+}
+
+/// The UTF-16 index of each U+FFFD in `text`, ascending, found in one pass. A host string
+/// copied with each lone surrogate replaced by U+FFFD keeps every UTF-16 index, so these
+/// are the only indices at which the host's string can hold a lone surrogate.
+pub fn replacement_utf16_indices(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let (mut from, mut units) = (0usize, 0usize);
+    memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes()).map(move |at| {
+        units += utf16_units(bytes.get(from..at).unwrap_or_default());
+        from = at;
+        units
+    })
+}
+
+/// UTF-16 units of valid UTF-8 `bytes`: one per leading byte, two for a 4-byte sequence.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 /// Converts `offset`, counted in `from` units into `text`, to `to` units. An offset that

@@ -76,3 +76,98 @@ mod index_by_words {
         }
     }
 }
+
+#[test]
+fn replacement_indices_are_the_utf16_indices_of_each_u_fffd() {
+    use evidence_check::citation::replacement_utf16_indices;
+    let at = |s: &str| replacement_utf16_indices(s).collect::<Vec<_>>();
+    assert_eq!(at("plain ascii"), Vec::<usize>::new());
+    assert_eq!(at("\u{FFFD}"), vec![0]);
+    // é is one unit, 😀 two, 中 one: the indices JavaScript's `s[i]` would name.
+    let s = "é\u{FFFD}😀\u{FFFD}\u{FFFD}中\r\n\u{FFFD}";
+    let js: Vec<usize> = s.encode_utf16().enumerate().filter(|(_, u)| *u == 0xFFFD).map(|(i, _)| i).collect();
+    assert_eq!(at(s), js);
+    assert_eq!(at(s), vec![1, 4, 5, 9]);
+}
+
+#[test]
+fn replacement_indices_cost_one_per_u_fffd_whatever_the_length() {
+    // The binding asks the host for one unit per index this yields: a long text with one
+    // U+FFFD needs one question, as a short one does.
+    use evidence_check::citation::replacement_utf16_indices;
+    let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
+    for n in [10, 10_000] {
+        let text = format!("{}\u{FFFD}{}", unit.repeat(n), unit.repeat(n));
+        let expected = unit.encode_utf16().count() * n;
+        assert_eq!(replacement_utf16_indices(&text).collect::<Vec<_>>(), vec![expected]);
+    }
+}
+
+#[test]
+fn code_points_through_the_index_agree_with_a_walk_from_the_start() {
+    use evidence_check::citation::{convert_offset, TextIndex, Unit};
+    // Several strides of mixed widths, and an ASCII text.
+    for t in ["The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\n".repeat(40), "plain ascii\n".repeat(100)] {
+        let index = TextIndex::new(&t);
+        for unit in [Unit::Utf16, Unit::Utf8, Unit::CodePoint] {
+            let len = match unit {
+                Unit::Utf16 => t.encode_utf16().count(),
+                Unit::Utf8 => t.len(),
+                Unit::CodePoint => t.chars().count(),
+            };
+            for offset in 0..=len + 2 {
+                assert_eq!(index.code_point_of(&t, offset, unit), convert_offset(&t, offset, unit, Unit::CodePoint), "{unit:?} {offset}");
+            }
+        }
+    }
+}
+
+#[test]
+fn quote_range_costs_the_same_far_into_a_text() {
+    // The characters read per conversion (counted by `offset_steps`) at 100 positions
+    // within the first 400 KB, and at 100 near the end of 16 MiB: about the same work.
+    use evidence_check::citation::{offset_steps, TextIndex, Unit};
+    let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\n";
+    let units = unit.encode_utf16().count();
+    let work = |bytes: usize, from_end: bool| {
+        let n = bytes / unit.len();
+        let t = unit.repeat(n);
+        let index = TextIndex::new(&t);
+        index.code_point_of(&t, 0, Unit::Utf16).unwrap(); // the index's one-time UTF-16 part
+        let first = if from_end { n - 101 } else { 0 };
+        let before = offset_steps();
+        for k in first..first + 100 {
+            // The quote's start in line k, in UTF-16 units and in bytes.
+            index.code_point_of(&t, k * units + 24, Unit::Utf16).unwrap();
+            index.code_point_of(&t, k * unit.len() + 30, Unit::Utf8).unwrap();
+        }
+        offset_steps() - before
+    };
+    let (near, far) = (work(400_000, false), work(16 << 20, true));
+    assert!(near > 0, "no steps counted");
+    let r = far as f64 / near as f64;
+    assert!(r <= 2.0, "16 MiB in cost {r:.2}× 400 KB");
+}
+
+#[test]
+fn store_quote_range_reads_as_much_at_16_mib_as_at_400_kb() {
+    use evidence_check::citation::{offset_steps, Unit};
+    use evidence_check::policy::Policy;
+    let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\n";
+    let units = unit.encode_utf16().count();
+    let mut st = evidence_check::EvidenceStore::with_policy(vec![spec("a"), spec("b")], Policy::documents(), clock()).unwrap();
+    let s = scope("t");
+    let (n_near, n_far) = (400_000 / unit.len(), (16 << 20) / unit.len() - 2);
+    let near = st.ingest(&s, "a", &unit.repeat(n_near)).unwrap();
+    let far = st.ingest(&s, "b", &unit.repeat(n_far + 1)).unwrap();
+    let work = |r, line: usize| {
+        let before = offset_steps();
+        let c = st.quote_range(&s, r, line * units + 30, line * units + 51, Unit::Utf16, "c").unwrap();
+        assert_eq!(c.quote, "中文资料 works offline 😀");
+        offset_steps() - before
+    };
+    let (_, _) = (work(&near, 0), work(&far, 0)); // each index's one-time UTF-16 part
+    let (a, b) = (work(&near, n_near - 1), work(&far, n_far));
+    assert!(a > 0, "no steps counted");
+    assert!(b as f64 / a as f64 <= 2.0, "16 MiB in cost {b} steps against {a} at 400 KB");
+}

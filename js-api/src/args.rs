@@ -22,6 +22,13 @@ extern "C" {
     /// `Array.isArray` (throws for a revoked Proxy).
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     pub(crate) fn is_array_caught(value: &JsValue) -> Result<bool, JsValue>;
+    /// `String.prototype.isWellFormed` (ES2024): one linear scan in the host. Caught: a
+    /// host without it, or a caller who replaced it, throws, and the scan below decides.
+    #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "isWellFormed"], js_name = call)]
+    fn is_well_formed_caught(this: &JsValue) -> Result<bool, JsValue>;
+    /// `String.prototype.charCodeAt`, caught for the same reason.
+    #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "charCodeAt"], js_name = call)]
+    fn char_code_at_caught(this: &JsValue, index: u32) -> Result<f64, JsValue>;
 
 }
 
@@ -44,10 +51,21 @@ pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<
     // has it; `str::contains` would run a two-way search, ~6 % of checkBundle on 64 MB.)
     // ASCII text holds no U+FFFD.
     let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
-    if replaced && !value.unchecked_ref::<JsString>().is_valid_utf16() {
+    if replaced && !well_formed(value, &text) {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::default()));
     }
     Ok(text)
+}
+
+/// Whether `s`, copied as `text`, holds no lone surrogate: `isWellFormed()` where the host
+/// has it, else one `charCodeAt` per U+FFFD of the copy (a lone surrogate is copied as a
+/// U+FFFD at the same UTF-16 index). Never one host call per character.
+fn well_formed(s: &JsValue, text: &str) -> bool {
+    if let Ok(answer) = is_well_formed_caught(s) {
+        return answer;
+    }
+    evidence_check::citation::replacement_utf16_indices(text)
+        .all(|at| u32::try_from(at).ok().and_then(|at| char_code_at_caught(s, at).ok()) == Some(f64::from(0xFFFD_u16)))
 }
 
 /// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.

@@ -398,8 +398,12 @@ impl EvidenceStore {
         citation_id: &str,
     ) -> Result<Citation, QuoteRangeError> {
         let snapshot = self.get(scope, source_ref)?;
-        let (s, e) = crate::citation::convert_range(&snapshot.content, start, end, unit, crate::citation::Unit::CodePoint)
-            .map_err(QuoteRangeError::Offset)?;
+        if start >= end {
+            return Err(QuoteRangeError::Offset(crate::citation::OffsetErrorKind::EmptyRange));
+        }
+        // Through the snapshot's index: the cost does not grow with the position.
+        let at = |offset| snapshot.index.code_point_of(&snapshot.content, offset, unit).map_err(QuoteRangeError::Offset);
+        let (s, e) = (at(start)?, at(end)?);
         let quote = snapshot.index.slice(&snapshot.content, s, e).ok_or(QuoteRangeError::Offset(crate::citation::OffsetErrorKind::OutOfRange))?;
         Ok(citation_checked(citation_id, source_ref, s, e, quote.to_owned(), &self.policy)?)
     }

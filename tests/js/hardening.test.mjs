@@ -109,6 +109,46 @@ test("a lone surrogate in any string argument is refused with invalid_unicode", 
   assert.equal(ec.parseReport({ ...bundle.report, title: "\\ud800" }).title, "\\ud800");
 });
 
+test("text with a real U+FFFD gets its verdict, and a lone surrogate is still refused", () => {
+  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const text = "The 𝒳 tool 😀 keeps \ufffd 中文资料.\r\nnext";
+  const ref = store.ingest(scope, "plan_b", text);
+  assert.equal(store.quote(scope, ref, "\ufffd 中文", "c").start, 19);
+  // A U+FFFD in a bundle's text (string and object input) changes nothing of its verdict.
+  const plain = ec.checkBundle(bundle, { now: NOW }).assessment.status;
+  const marked = { ...bundle, report: { ...bundle.report, title: `${bundle.report.title} \ufffd` } };
+  assert.equal(ec.checkBundle(marked, { now: NOW }).assessment.status, plain);
+  assert.equal(ec.checkBundle(JSON.stringify(marked), { now: NOW }).assessment.status, plain);
+  for (const lone of ["😀\ufffd\ud800", "\ud800\ufffd", "𝒳\udc00"]) {
+    assert.throws(() => store.ingest(scope, "plan_b", lone), (e) => e.code === "invalid_unicode", JSON.stringify(lone));
+  }
+  store.free();
+});
+
+test("without String.prototype.isWellFormed the check asks the host once per U+FFFD, not once per character", () => {
+  // In a child process whose host lacks isWellFormed: count String.prototype.charCodeAt
+  // calls for one text and for one 1,000 times longer, each with one U+FFFD.
+  const script = `
+    delete String.prototype.isWellFormed;
+    const charCodeAt = String.prototype.charCodeAt;
+    let calls = 0;
+    String.prototype.charCodeAt = function (i) { calls++; return charCodeAt.call(this, i); };
+    const ec = require(${JSON.stringify(join(PKG, "node", "evidence_check.js"))});
+    const specs = ${JSON.stringify(specs)}, scope = ${JSON.stringify(scope)};
+    const store = new ec.EvidenceStore(specs, { now: ${JSON.stringify(NOW)}, policy: "documents" });
+    const unit = "中 The 𝒳 tool keeps 64 entries; works offline 😀 here.\\r\\n";
+    const count = (n) => { const t = unit.repeat(n) + "\\ufffd" + unit.repeat(n); calls = 0; store.ingest(scope, "plan_b", t); return calls; };
+    const refused = (t) => { try { store.ingest(scope, "plan_b", t); return "accepted"; } catch (e) { return e.code; } };
+    console.log(JSON.stringify({ small: count(10), large: count(10000), lone: ["😀\\ufffd\\ud800", "\\ud800\\ufffd", "𝒳\\udc00"].map(refused), real: refused("😀\\ufffd𝒳") }));`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.small > 0, "the fallback path asked the host");
+  assert.equal(out.large, out.small, "host calls grew with the text's length");
+  assert.deepEqual(out.lone, ["invalid_unicode", "invalid_unicode", "invalid_unicode"]);
+  assert.equal(out.real, "accepted");
+});
+
 test("hostile JSON: duplicate keys, floats, huge and negative numbers", () => {
   const citation = bundle.report.claims[0].citations[0];
   const withCitation = (patch) => ({ ...bundle.report, claims: [{ ...bundle.report.claims[0], citations: [{ ...citation, ...patch }] }] });

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -126,4 +126,32 @@ test("a closed stdout ends the command quietly (… --json | head -c1)", () => {
     assert.equal(r.stdout, "{");
     assert.match(r.stderr, /^ status (141|1)\n$/, r.stderr);
   }
+});
+
+test("--jobs defaults to the number of available cores (os.availableParallelism())", () => {
+  // A preload makes the host report 3 cores and counts the worker threads started.
+  const dir = tmp("cores");
+  const preload = join(dir, "cores.cjs");
+  writeFileSync(preload, `
+    const os = require("node:os"), wt = require("node:worker_threads");
+    os.availableParallelism = () => 3;
+    const Base = wt.Worker;
+    let made = 0;
+    wt.Worker = class extends Base { constructor(...a) { super(...a); made++; } };
+    require("node:module").syncBuiltinESMExports();
+    process.on("exit", () => process.stderr.write("workers: " + made + "\\n"));`);
+  const run = (args, input) => spawnSync(process.execPath, ["--require", preload, CLI, "check", ...args, "--now", NOW, "--no-render"], { input, encoding: "utf8", env: ENV });
+  const input = `${line("one")}\n${line("two")}\n`;
+  const stream = run(["-"], input);
+  assert.ok(stream.status <= 2, stream.stderr); // the check ran (the exit code is the verdict)
+  assert.deepEqual(jsonLines(stream.stdout).map((r) => r.line), [1, 2]);
+  assert.match(stream.stderr, /^workers: 3$/m);
+  assert.match(run(["-", "--jobs", "1"], input).stderr, /^workers: 1$/m);
+  const bundles = join(dir, "bundles");
+  mkdirSync(bundles);
+  writeFileSync(join(bundles, "one.json"), line("one"));
+  const batch = run([bundles]);
+  assert.ok(batch.status <= 2, batch.stderr);
+  assert.match(batch.stdout, /with 3 jobs/);
+  assert.match(batch.stderr, /^workers: 3$/m);
 });

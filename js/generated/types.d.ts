@@ -223,7 +223,20 @@ separator?: string,
 /**
  * Quote-only citations: `exact`, or `loose` when located whitespace-insensitively.
  */
-whitespace?: Whitespace, };
+whitespace?: Whitespace, 
+/**
+ * An unlocated quote: the claim whose citation it was (with `source_id`, `code`,
+ * `quote`, and `citation_id` when the draft gave one).
+ */
+claim_id?: string, 
+/**
+ * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+ */
+code?: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", 
+/**
+ * An unlocated quote: the draft's quote, as given.
+ */
+quote?: string, };
 /**
  * Scope, sources, report and reviews (and, from an importer, its notes).
  */
@@ -272,6 +285,10 @@ export type LocateIssue = { claim_id: string,
  * The draft citation's id, when it had one.
  */
 citation_id: string | null, source_id: string, 
+/**
+ * The draft's quote, as given.
+ */
+quote: string, 
 /**
  * `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
  */

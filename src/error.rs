@@ -408,6 +408,17 @@ pub struct Detail {
     pub end: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_length: Option<usize>,
+    /// `quote_mismatch`: the source's text at the cited range, its first 80 code points
+    /// (`…` when cut), with `\n`, `\t`, `"` and `\` escaped and invisible characters as
+    /// `⟦U+XXXX⟧`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_at_range: Option<String>,
+    /// `quote_mismatch`: the one range where the quote matches if whitespace is ignored
+    /// (what `whitespace: "loose"` would locate), when there is one and no exact match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loose_start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loose_end: Option<u64>,
 }
 
 impl Detail {
@@ -450,6 +461,16 @@ impl Detail {
         }
         if let Some(n) = self.text_length {
             parts.push(if zh { format!("正文长度 {n}") } else { format!("text length {n}") });
+        }
+        if let Some(t) = &self.text_at_range {
+            parts.push(if zh { format!("该区间的原文:\"{t}\"") } else { format!("text at the range: \"{t}\"") });
+        }
+        if let (Some(s), Some(e)) = (self.loose_start, self.loose_end) {
+            parts.push(if zh {
+                format!("忽略空白时引文位于 [{s}, {e}):定位时可用 whitespace: \"loose\"(命令行 --whitespace loose)")
+            } else {
+                format!("a whitespace-insensitive match is at [{s}, {e}): locate the quote with whitespace: \"loose\" (CLI --whitespace loose)")
+            });
         }
         if let Some(f) = self.policy_field {
             parts.push(how_to_raise(f, lang));

@@ -194,3 +194,33 @@ fn an_unlocated_quote_stays_in_the_bundle_is_an_issue_and_shows_in_the_artifact(
     assert!(artifact.contains("cited text not found in source s"), "{artifact}");
     assert_eq!(result.assessment.status.as_str(), "partial");
 }
+
+#[test]
+fn a_quote_mismatch_shows_the_text_at_the_range_and_a_loose_match() {
+    let st = store(&[("b", "Plan A  works\n offline. \u{202E}x")]);
+    let snapshot = st.current(&scope(), "b").unwrap().source_ref.clone();
+    let mut cite = st.quote(&scope(), &snapshot, "Plan A  works", "c").unwrap();
+    cite.quote = "Plan A works offline.".into();
+    cite.end = 16;
+    let e = st.check_citation(&scope(), &cite).unwrap_err();
+    assert_eq!(e.code(), "quote_mismatch");
+    let d = e.detail().unwrap();
+    assert_eq!(d.text_at_range.as_deref(), Some("Plan A  works\\n o"));
+    assert_eq!((d.loose_start, d.loose_end), (Some(0), Some(23)));
+    let m = e.message_in(Lang::En);
+    assert!(m.contains("text at the range: \"Plan A  works\\n o\""), "{m}");
+    assert!(m.contains("a whitespace-insensitive match is at [0, 23)") && m.contains("whitespace: \"loose\""), "{m}");
+    // Bounded to 80 code points, invisible characters shown, no loose hint without a match.
+    let long = format!("{}\u{202E}", "y".repeat(100));
+    let st = store(&[("b", &long)]);
+    let snapshot = st.current(&scope(), "b").unwrap().source_ref.clone();
+    let mut cite = st.quote(&scope(), &snapshot, &"y".repeat(100), "c").unwrap();
+    cite.start = 20;
+    cite.end = 101;
+    let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
+    assert_eq!(d.text_at_range.unwrap(), format!("{}…", "y".repeat(80)));
+    assert_eq!(d.loose_start, None);
+    cite.start = 99;
+    let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
+    assert_eq!(d.text_at_range.unwrap(), "y⟦U+202E⟧");
+}

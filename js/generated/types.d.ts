@@ -135,7 +135,18 @@ found_digest?: string,
 /**
  * A citation's range and the text's length, in code points.
  */
-start?: number, end?: number, text_length?: number, };
+start?: number, end?: number, text_length?: number, 
+/**
+ * `quote_mismatch`: the source's text at the cited range, its first 80 code points
+ * (`…` when cut), with `\n`, `\t`, `"` and `\` escaped and invisible characters as
+ * `⟦U+XXXX⟧`.
+ */
+text_at_range?: string, 
+/**
+ * `quote_mismatch`: the one range where the quote matches if whitespace is ignored
+ * (what `whitespace: "loose"` would locate), when there is one and no exact match.
+ */
+loose_start?: number, loose_end?: number, };
 /**
  * One problem found while assessing: a citation that failed its check.
  */

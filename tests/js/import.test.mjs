@@ -69,7 +69,7 @@ test("Anthropic fixture: a tampered cited_text stays as the model gave it and is
       status: "invalid",
       report_digest: ec.reportDigest(bundle.report),
       claims: { ...ALL_PENDING, "claim-1": "invalid" },
-      issues: [{ claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 50)", source_id: "doc-0", start: 20, end: 36, text_length: 50 }],
+      issues: [{ claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 50; text at the range: "The sky is blue.")', source_id: "doc-0", start: 20, end: 36, text_length: 50, text_at_range: "The sky is blue." }],
     },
     render_error: { code: "report_invalid", message: "The report has invalid citations; it is not exported." },
   });
@@ -85,8 +85,8 @@ test("Anthropic fixture: a document changed after the response makes its citatio
       report_digest: ec.reportDigest(bundle.report),
       claims: { ...ALL_PENDING, "claim-0": "invalid", "claim-1": "invalid" },
       issues: [
-        { claim_id: "claim-0", citation_id: "cite-0", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [0, 19); text length 54)", source_id: "doc-0", start: 0, end: 19, text_length: 54 },
-        { claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 54)", source_id: "doc-0", start: 20, end: 36, text_length: 54, hint: hint(24, 40) },
+        { claim_id: "claim-0", citation_id: "cite-0", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [0, 19); text length 54; text at the range: "The grass is yellow")', source_id: "doc-0", start: 0, end: 19, text_length: 54, text_at_range: "The grass is yellow" },
+        { claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 54; text at the range: "sh. The sky is b")', source_id: "doc-0", start: 20, end: 36, text_length: 54, text_at_range: "sh. The sky is b", hint: hint(24, 40) },
       ],
     },
     render_error: { code: "report_invalid", message: "The report has invalid citations; it is not exported." },

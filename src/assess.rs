@@ -273,8 +273,9 @@ fn review_map<'r>(
             }
             let mut detail = crate::error::Detail { review_index: Some(index), ..Default::default() };
             if kind == ReviewErrorKind::ReviewStaleDigest {
-                detail.expected_digest = Some(digest.to_owned());
-                detail.found_digest = Some(review.report_digest.clone());
+                // The review cites a report digest; the report's own is the current one.
+                detail.cited_digest = Some(review.report_digest.clone());
+                detail.current_digest = Some(digest.to_owned());
             }
             issues.push(Issue {
                 claim_id: review.claim_id.clone(),

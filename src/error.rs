@@ -395,12 +395,12 @@ pub struct Detail {
     pub cited_revision: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_revision: Option<u64>,
-    /// The digest the citation or review names.
+    /// The digest the citation or review names (cites).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_digest: Option<String>,
-    /// The digest found (the current revision's, or the report's).
+    pub cited_digest: Option<String>,
+    /// The current digest: the source's current revision's, or the report's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub found_digest: Option<String>,
+    pub current_digest: Option<String>,
     /// A citation's range and the text's length, in code points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
@@ -453,8 +453,8 @@ impl Detail {
         if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
             parts.push(if zh { format!("引用版本 {c},当前版本 {n}") } else { format!("cited revision {c}, current revision {n}") });
         }
-        if let (Some(e), Some(f)) = (&self.expected_digest, &self.found_digest) {
-            parts.push(if zh { format!("期望摘要 {e},实际摘要 {f}") } else { format!("expected digest {e}, found {f}") });
+        if let (Some(c), Some(n)) = (&self.cited_digest, &self.current_digest) {
+            parts.push(if zh { format!("引用摘要 {c},当前摘要 {n}") } else { format!("cited digest {c}, current digest {n}") });
         }
         if let (Some(s), Some(e)) = (self.start, self.end) {
             parts.push(if zh { format!("区间 [{s}, {e})") } else { format!("range [{s}, {e})") });

@@ -296,7 +296,8 @@ fn ref_unavailable_is_split_and_names_its_subject() {
     let e = code_of(&st, &scope(), &digest);
     assert_eq!(e.code(), "digest_mismatch");
     let d = e.detail().unwrap();
-    assert_eq!((d.expected_digest.as_deref(), d.found_digest.as_deref()), (Some("0".repeat(64).as_str()), Some(citation.source_ref.digest.as_str())));
+    assert_eq!((d.cited_digest.as_deref(), d.current_digest.as_deref()), (Some("0".repeat(64).as_str()), Some(citation.source_ref.digest.as_str())));
+    assert!(e.message_in(Lang::En).contains(&format!("cited digest {}, current digest {}", "0".repeat(64), citation.source_ref.digest)), "{}", e.message_in(Lang::En));
     // A newer revision.
     st.ingest(&scope(), "a", "Plan A works offline. Now online too.").unwrap();
     let e = code_of(&st, &scope(), &citation);
@@ -428,8 +429,9 @@ fn stale_foreign_and_duplicate_reviews_are_issues_in_bundle_mode() {
     assert_eq!((i.code, i.claim_id.as_str(), i.citation_id.as_deref()), ("review_stale_digest", "k1", None));
     let d = i.detail.as_ref().unwrap();
     assert_eq!(d.review_index, Some(0));
-    assert_eq!(d.expected_digest.as_deref(), Some(a.report_digest.as_str()));
-    assert_eq!(d.found_digest.as_deref(), Some(stale.reviews[0].report_digest.as_str()));
+    // The review cites a digest; the report's is the current one.
+    assert_eq!(d.current_digest.as_deref(), Some(a.report_digest.as_str()));
+    assert_eq!(d.cited_digest.as_deref(), Some(stale.reviews[0].report_digest.as_str()));
     assert!(result.artifact.is_some(), "the report still renders, as awaiting review");
 
     // Another scope's review, then a second review of the same claim.

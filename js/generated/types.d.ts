@@ -125,13 +125,13 @@ unit?: string,
  */
 policy_field?: string, cited_revision?: number, current_revision?: number, 
 /**
- * The digest the citation or review names.
+ * The digest the citation or review names (cites).
  */
-expected_digest?: string, 
+cited_digest?: string, 
 /**
- * The digest found (the current revision's, or the report's).
+ * The current digest: the source's current revision's, or the report's.
  */
-found_digest?: string, 
+current_digest?: string, 
 /**
  * A citation's range and the text's length, in code points.
  */

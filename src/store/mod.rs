@@ -313,7 +313,7 @@ impl EvidenceStore {
         if now.revision != cited.revision {
             self.fail(StoreErrorKind::RevisionStale, Detail { cited_revision: Some(cited.revision), current_revision: Some(now.revision), ..detail })
         } else {
-            self.fail(StoreErrorKind::DigestMismatch, Detail { expected_digest: Some(cited.digest.clone()), found_digest: Some(now.digest.clone()), ..detail })
+            self.fail(StoreErrorKind::DigestMismatch, Detail { cited_digest: Some(cited.digest.clone()), current_digest: Some(now.digest.clone()), ..detail })
         }
     }
 

@@ -115,6 +115,8 @@ pub enum ViolationCode {
     TooManyViolations,
     /// The input holds more array items and object entries than are read.
     TooManyValues,
+    /// The JSON text starts with a byte order mark (U+FEFF).
+    Bom,
 }
 
 impl ViolationCode {
@@ -143,6 +145,7 @@ impl ViolationCode {
             Self::DuplicateDocumentId => "duplicate_document_id",
             Self::TooManyViolations => "too_many_violations",
             Self::TooManyValues => "too_many_values",
+            Self::Bom => "bom",
         }
     }
 
@@ -152,7 +155,7 @@ impl ViolationCode {
         Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
         Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
         Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
-        Self::TooManyValues,
+        Self::TooManyValues, Self::Bom,
     ];
 
     /// Every code, in the order of [`Self::ALL`].

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
+use crate::assess::{check_detailed, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
 use crate::json::join;
 use crate::contract::Checker;
@@ -172,6 +172,9 @@ pub enum BundleError {
     Store { path: String, error: StoreError },
     /// The review records do not belong to this scope and report.
     Review(ReviewErrorKind),
+    /// [`Self::Review`] with its subject: `review_target_missing` names the review's
+    /// index and its claim.
+    ReviewDetailed(ReviewErrorKind, Box<crate::error::Detail>),
 }
 
 impl BundleError {
@@ -179,7 +182,7 @@ impl BundleError {
         match self {
             Self::Contract(c) => c.code(),
             Self::Store { error, .. } => error.code(),
-            Self::Review(k) => k.code(),
+            Self::Review(k) | Self::ReviewDetailed(k, _) => k.code(),
         }
     }
     pub fn message(&self) -> String {
@@ -187,6 +190,7 @@ impl BundleError {
             Self::Contract(c) => c.message(),
             Self::Store { path, error } => format!("{} ({path})", error.message()),
             Self::Review(k) => format!("{} (/reviews)", k.message()),
+            Self::ReviewDetailed(..) => crate::error::Coded::message(self, crate::error::Lang::Zh),
         }
     }
 }
@@ -271,7 +275,10 @@ pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleRes
 fn check_loaded(bundle: &Bundle, store: &EvidenceStore, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     // One assessment serves both the result and the artifact.
     let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews, report_digest: None };
-    let mut checked = check_opts(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(BundleError::Review)?;
+    let mut checked = check_detailed(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(|(k, detail)| match detail {
+        Some(d) => BundleError::ReviewDetailed(k, d),
+        None => BundleError::Review(k),
+    })?;
     checked.assessment.localize(options.lang);
     unlocated_issues(bundle, &mut checked.assessment, options.lang);
     let (artifact, render_error) = if options.render {
@@ -361,18 +368,23 @@ impl crate::error::Coded for BundleError {
             Self::Contract(c) => Coded::message(c, lang),
             Self::Store { path, error } => format!("{} ({path})", Coded::message(error, lang)),
             Self::Review(k) => format!("{} (/reviews)", k.message_in(lang)),
+            Self::ReviewDetailed(k, d) => {
+                let at = d.review_index.map_or_else(|| "/reviews".to_owned(), |i| format!("/reviews/{i}"));
+                format!("{} ({at})", d.message(k.message_in(lang), lang))
+            }
         }
     }
     fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
         match self {
             Self::Contract(c) => c.issues(lang),
             Self::Store { error, .. } => error.issues(lang),
-            Self::Review(_) => None,
+            Self::Review(_) | Self::ReviewDetailed(..) => None,
         }
     }
     fn details(&self) -> Vec<(&'static str, Value)> {
         match self {
             Self::Store { error, .. } => error.details(),
+            Self::ReviewDetailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
             _ => Vec::new(),
         }
     }

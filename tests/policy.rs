@@ -570,3 +570,31 @@ fn real_documents_check_under_documents_and_the_default_refuses_them() {
     }
     assert!(e.message().contains("gpl-3") && e.message().contains(&gpl.to_string()), "{}", e.message());
 }
+
+#[test]
+fn a_review_of_a_missing_claim_names_the_review_index_and_the_claim() {
+    use evidence_check::error::Coded;
+    let bundle = bundle_with_reviews(|r, s| {
+        let other = Scope { tenant_id: "other".into(), user_id: "u".into() };
+        let mut missing = review_of(r, s);
+        missing.claim_id = "k9".into();
+        vec![review_of(r, &other), missing]
+    });
+    let options = BundleOptions { lang: Lang::En, ..BundleOptions::new(clock()) };
+    let e = check_bundle(&bundle, &options).unwrap_err();
+    assert_eq!(e.code(), "review_target_missing");
+    let m = Coded::message(&e, Lang::En);
+    assert!(m.contains("review 1 (0-based)") && m.contains("claim k9") && m.contains("/reviews/1"), "{m}");
+    assert_eq!(Coded::details(&e), vec![("detail", json!({"review_index": 1, "claim_id": "k9"}))]);
+    // render (and assess) with reviews reported give the same subject.
+    let store = evidence_check::bundle::load_store(&bundle, &options).unwrap();
+    let check = CheckOptions { reviews: ReviewMode::Report, ..CheckOptions::default() };
+    let f = render_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, &clock(), Escaping::Hardened, check, Lang::En).unwrap_err();
+    assert_eq!(f.code(), "review_target_missing");
+    let d = f.detail.unwrap();
+    assert_eq!((d.review_index, d.claim_id.as_deref()), (Some(1), Some("k9")));
+    // Under compat "reference": the reference's message, no subject.
+    let reference = BundleOptions { policy: Policy::reference().with_reference_messages(true), ..BundleOptions::new(clock()) };
+    let e = check_bundle(&bundle, &reference).unwrap_err();
+    assert_eq!((e.code(), e.message()), ("review_target_missing", "审阅目标不在报告中。 (/reviews)".to_owned()));
+}

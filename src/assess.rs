@@ -254,8 +254,9 @@ fn review_map<'r>(
     digest: &str,
     reviews: Vec<(usize, &'r Review)>,
     mode: ReviewMode,
+    reference: bool,
     issues: &mut Vec<Issue>,
-) -> Result<BTreeMap<&'r str, &'r Review>, ReviewErrorKind> {
+) -> Result<BTreeMap<&'r str, &'r Review>, ReviewFailure> {
     let mut map: BTreeMap<&str, &Review> = BTreeMap::default();
     for (index, review) in reviews {
         let problem = if review.scope != *scope {
@@ -269,12 +270,13 @@ fn review_map<'r>(
         };
         if let Some(kind) = problem {
             if mode == ReviewMode::Throw {
-                return Err(ReviewErrorKind::ReviewMismatch);
+                return Err((ReviewErrorKind::ReviewMismatch, None));
             }
             let mut detail = crate::error::Detail { review_index: Some(index), ..Default::default() };
             if kind == ReviewErrorKind::ReviewStaleDigest {
-                detail.expected_digest = Some(digest.to_owned());
-                detail.found_digest = Some(review.report_digest.clone());
+                // The review cites a report digest; the report's own is the current one.
+                detail.cited_digest = Some(review.report_digest.clone());
+                detail.current_digest = Some(digest.to_owned());
             }
             issues.push(Issue {
                 claim_id: review.claim_id.clone(),
@@ -287,7 +289,9 @@ fn review_map<'r>(
             continue;
         }
         if report.claim(&review.claim_id).is_none() {
-            return Err(ReviewErrorKind::ReviewTargetMissing);
+            // The review's index in the list given, and the claim it names.
+            let detail = (!reference).then(|| Box::new(crate::error::Detail { review_index: Some(index), claim_id: Some(review.claim_id.clone()), ..Default::default() }));
+            return Err((ReviewErrorKind::ReviewTargetMissing, detail));
         }
         map.insert(&review.claim_id, review);
     }
@@ -327,6 +331,15 @@ pub fn check_with<'r>(
 /// under `compat: "reference"` ([`crate::policy::Policy::reference_messages`]) issues
 /// have the reference's codes and texts and no subject fields.
 pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewErrorKind> {
+    check_detailed(scope, report, store, reviews, options).map_err(|(k, _)| k)
+}
+
+/// A refusal of the reviews, and its subject when it has one: `review_target_missing`
+/// names the review's index and its claim (none under `compat: "reference"`).
+pub type ReviewFailure = (ReviewErrorKind, Option<Box<crate::error::Detail>>);
+
+/// [`check_opts`], a refusal with its subject ([`ReviewFailure`]).
+pub fn check_detailed<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewFailure> {
     let reference = store.policy().reference_messages;
     let digest = options.report_digest.map_or_else(|| store.report_digest(report), str::to_owned);
     let mut issues = Vec::new();
@@ -349,7 +362,7 @@ pub fn check_opts<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, 
             _ => true,
         })
         .collect();
-    let reviews = review_map(scope, report, &digest, signed, options.reviews, &mut issues)?;
+    let reviews = review_map(scope, report, &digest, signed, options.reviews, reference, &mut issues)?;
     let disputed: BTreeSet<&str> = report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)).collect();
     let mut valid: BTreeMap<&str, usize> = BTreeMap::default();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use crate::assess::{check_opts, Assessment, CheckOptions, ReviewMode};
+use crate::assess::{check_detailed, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
 use crate::json::join;
 use crate::contract::Checker;
@@ -172,6 +172,9 @@ pub enum BundleError {
     Store { path: String, error: StoreError },
     /// The review records do not belong to this scope and report.
     Review(ReviewErrorKind),
+    /// [`Self::Review`] with its subject: `review_target_missing` names the review's
+    /// index and its claim.
+    ReviewDetailed(ReviewErrorKind, Box<crate::error::Detail>),
 }
 
 impl BundleError {
@@ -179,7 +182,7 @@ impl BundleError {
         match self {
             Self::Contract(c) => c.code(),
             Self::Store { error, .. } => error.code(),
-            Self::Review(k) => k.code(),
+            Self::Review(k) | Self::ReviewDetailed(k, _) => k.code(),
         }
     }
     pub fn message(&self) -> String {
@@ -187,6 +190,7 @@ impl BundleError {
             Self::Contract(c) => c.message(),
             Self::Store { path, error } => format!("{} ({path})", error.message()),
             Self::Review(k) => format!("{} (/reviews)", k.message()),
+            Self::ReviewDetailed(..) => crate::error::Coded::message(self, crate::error::Lang::Zh),
         }
     }
 }
@@ -271,8 +275,12 @@ pub fn check_read(read: ReadBundle, options: &BundleOptions) -> Result<BundleRes
 fn check_loaded(bundle: &Bundle, store: &EvidenceStore, options: &BundleOptions) -> Result<BundleResult, BundleError> {
     // One assessment serves both the result and the artifact.
     let check = CheckOptions { review_key: options.review_key.as_deref(), reviews: options.reviews, report_digest: None };
-    let mut checked = check_opts(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(BundleError::Review)?;
+    let mut checked = check_detailed(&bundle.scope, &bundle.report, store, &bundle.reviews, check).map_err(|(k, detail)| match detail {
+        Some(d) => BundleError::ReviewDetailed(k, d),
+        None => BundleError::Review(k),
+    })?;
     checked.assessment.localize(options.lang);
+    unlocated_issues(bundle, &mut checked.assessment, options.lang);
     let (artifact, render_error) = if options.render {
         match render_checked_detailed(&bundle.report, &checked, &options.clock, options.escaping, options.lang) {
             Ok(a) => (Some(a), None),
@@ -286,6 +294,42 @@ fn check_loaded(bundle: &Bundle, store: &EvidenceStore, options: &BundleOptions)
         (None, None)
     };
     Ok(BundleResult { assessment: checked.assessment, artifact, render_error })
+}
+
+/// The message of an unlocated quote's issue: what was not found, and where.
+pub fn unlocated_message(code: &str, source_id: &str, lang: crate::error::Lang) -> String {
+    use crate::error::Lang;
+    match (code, lang) {
+        ("quote_ambiguous", Lang::En) => format!("cited text is ambiguous in source {source_id}: it occurs more than once, so the citation was not located (give a prefix, suffix or occurrence)"),
+        ("quote_ambiguous", Lang::Zh) => format!("来源 {source_id} 中引文出现多次,引用未能定位(请给出前后文或第几处)"),
+        ("ref_unavailable", Lang::En) => format!("cited text not found in source {source_id}: the source has no current revision in this scope"),
+        ("ref_unavailable", Lang::Zh) => format!("来源 {source_id} 中未找到引文:此范围内没有它的当前版本"),
+        (_, Lang::En) => format!("cited text not found in source {source_id}: the citation was not located"),
+        (_, Lang::Zh) => format!("来源 {source_id} 中未找到引文:引用未能定位"),
+    }
+}
+
+/// Every unlocated quote that an import note keeps ([`ImportNote::code`]) is an issue
+/// of its claim. It does not make the report invalid (the artifact still shows it, by
+/// the gap `locate` wrote), but the report is at best `partial`.
+fn unlocated_issues(bundle: &Bundle, assessment: &mut Assessment, lang: crate::error::Lang) {
+    let mut any = false;
+    for note in &bundle.import_notes {
+        let (Some(code), Some(claim_id), Some(source_id)) = (&note.code, &note.claim_id, &note.source_id) else { continue };
+        let Some(code) = note_rule::UNLOCATED.iter().map(|(c, _)| *c).find(|c| c == code) else { continue };
+        any = true;
+        assessment.issues.push(crate::assess::Issue {
+            claim_id: claim_id.clone(),
+            citation_id: note.citation_id.clone(),
+            code,
+            message: unlocated_message(code, source_id, lang),
+            hint: None,
+            detail: Some(crate::error::Detail { source_id: Some(source_id.clone()), ..Default::default() }),
+        });
+    }
+    if any && matches!(assessment.status, crate::assess::Status::NeedsReview | crate::assess::Status::ReviewedCandidate) {
+        assessment.status = crate::assess::Status::Partial;
+    }
 }
 
 // ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------
@@ -324,18 +368,23 @@ impl crate::error::Coded for BundleError {
             Self::Contract(c) => Coded::message(c, lang),
             Self::Store { path, error } => format!("{} ({path})", Coded::message(error, lang)),
             Self::Review(k) => format!("{} (/reviews)", k.message_in(lang)),
+            Self::ReviewDetailed(k, d) => {
+                let at = d.review_index.map_or_else(|| "/reviews".to_owned(), |i| format!("/reviews/{i}"));
+                format!("{} ({at})", d.message(k.message_in(lang), lang))
+            }
         }
     }
     fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
         match self {
             Self::Contract(c) => c.issues(lang),
             Self::Store { error, .. } => error.issues(lang),
-            Self::Review(_) => None,
+            Self::Review(_) | Self::ReviewDetailed(..) => None,
         }
     }
     fn details(&self) -> Vec<(&'static str, Value)> {
         match self {
             Self::Store { error, .. } => error.details(),
+            Self::ReviewDetailed(_, d) => serde_json::to_value(&**d).map(|v| vec![("detail", v)]).unwrap_or_default(),
             _ => Vec::new(),
         }
     }
@@ -403,6 +452,8 @@ pub mod note_rule {
         ("quote", "quote"),
     ];
     pub const WHITESPACE: [(&str, &str); 2] = [("exact", "exact"), ("loose", "loose")];
+    /// Why a quote was not located (an unlocated citation's note).
+    pub const UNLOCATED: [(&str, &str); 3] = [("quote_not_found", "quote_not_found"), ("quote_ambiguous", "quote_ambiguous"), ("ref_unavailable", "ref_unavailable")];
     pub const SEPARATOR: StrRule = sized(0, 16);
 
     /// A note names exactly one citation or one source.
@@ -441,10 +492,21 @@ pub struct ImportNote {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional, type = "Whitespace"))]
     pub whitespace: Option<String>,
+    /// An unlocated quote: the claim whose citation it was (with `source_id`, `code`,
+    /// `quote`, and `citation_id` when the draft gave one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_id: Option<String>,
+    /// An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "\"quote_not_found\" | \"quote_ambiguous\" | \"ref_unavailable\""))]
+    pub code: Option<String>,
+    /// An unlocated quote: the draft's quote, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
 }
 
 impl ImportNote {
-    pub(crate) const FIELDS: &'static [&'static str] = &["importer", "citation_id", "source_id", "document_index", "unit", "separator", "whitespace"];
+    pub(crate) const FIELDS: &'static [&'static str] = &["importer", "citation_id", "source_id", "document_index", "unit", "separator", "whitespace", "claim_id", "code", "quote"];
 }
 
 impl Contract for ImportNote {
@@ -460,7 +522,15 @@ impl Contract for ImportNote {
         let unit = m.get("unit").map(|v| c.literal(v, &join(path, "unit"), &note_rule::UNITS));
         let separator = m.get("separator").map(|v| c.string(v, &join(path, "separator"), &note_rule::SEPARATOR));
         let whitespace = m.get("whitespace").map(|v| c.literal(v, &join(path, "whitespace"), &note_rule::WHITESPACE));
-        if !note_rule::names_one(citation_id.is_some(), source_id.is_some()) {
+        let claim_id = id(c, "claim_id");
+        let code = m.get("code").map(|v| c.literal(v, &join(path, "code"), &note_rule::UNLOCATED));
+        let quote = m.get("quote").map(|v| c.string(v, &join(path, "quote"), &ANY_STRING));
+        if code.is_some() || claim_id.is_some() || quote.is_some() {
+            // An unlocated quote names its claim, its source and why.
+            if !(code.is_some() && claim_id.is_some() && source_id.is_some()) {
+                c.push(path, crate::error::ViolationCode::Missing, "an import note of an unlocated quote names its claim_id, source_id and code");
+            }
+        } else if !note_rule::names_one(citation_id.is_some(), source_id.is_some()) {
             c.push(path, crate::error::ViolationCode::Missing, "an import note names exactly one citation_id or source_id");
         }
         if c.count() != before {
@@ -474,6 +544,9 @@ impl Contract for ImportNote {
             unit: unit.flatten().map(str::to_owned),
             separator: separator.flatten(),
             whitespace: whitespace.flatten().map(str::to_owned),
+            claim_id: claim_id.flatten(),
+            code: code.flatten().map(str::to_owned),
+            quote: quote.flatten(),
         })
     }
 }

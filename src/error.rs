@@ -115,6 +115,8 @@ pub enum ViolationCode {
     TooManyViolations,
     /// The input holds more array items and object entries than are read.
     TooManyValues,
+    /// The JSON text starts with a byte order mark (U+FEFF).
+    Bom,
 }
 
 impl ViolationCode {
@@ -143,6 +145,7 @@ impl ViolationCode {
             Self::DuplicateDocumentId => "duplicate_document_id",
             Self::TooManyViolations => "too_many_violations",
             Self::TooManyValues => "too_many_values",
+            Self::Bom => "bom",
         }
     }
 
@@ -152,7 +155,7 @@ impl ViolationCode {
         Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
         Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
         Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
-        Self::TooManyValues,
+        Self::TooManyValues, Self::Bom,
     ];
 
     /// Every code, in the order of [`Self::ALL`].
@@ -395,12 +398,12 @@ pub struct Detail {
     pub cited_revision: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_revision: Option<u64>,
-    /// The digest the citation or review names.
+    /// The digest the citation or review names (cites).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_digest: Option<String>,
-    /// The digest found (the current revision's, or the report's).
+    pub cited_digest: Option<String>,
+    /// The current digest: the source's current revision's, or the report's.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub found_digest: Option<String>,
+    pub current_digest: Option<String>,
     /// A citation's range and the text's length, in code points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
@@ -408,6 +411,17 @@ pub struct Detail {
     pub end: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_length: Option<usize>,
+    /// `quote_mismatch`: the source's text at the cited range, its first 80 code points
+    /// (`…` when cut), with `\n`, `\t`, `"` and `\` escaped and invisible characters as
+    /// `⟦U+XXXX⟧`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_at_range: Option<String>,
+    /// `quote_mismatch`: the one range where the quote matches if whitespace is ignored
+    /// (what `whitespace: "loose"` would locate), when there is one and no exact match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loose_start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loose_end: Option<u64>,
 }
 
 impl Detail {
@@ -442,14 +456,24 @@ impl Detail {
         if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
             parts.push(if zh { format!("引用版本 {c},当前版本 {n}") } else { format!("cited revision {c}, current revision {n}") });
         }
-        if let (Some(e), Some(f)) = (&self.expected_digest, &self.found_digest) {
-            parts.push(if zh { format!("期望摘要 {e},实际摘要 {f}") } else { format!("expected digest {e}, found {f}") });
+        if let (Some(c), Some(n)) = (&self.cited_digest, &self.current_digest) {
+            parts.push(if zh { format!("引用摘要 {c},当前摘要 {n}") } else { format!("cited digest {c}, current digest {n}") });
         }
         if let (Some(s), Some(e)) = (self.start, self.end) {
             parts.push(if zh { format!("区间 [{s}, {e})") } else { format!("range [{s}, {e})") });
         }
         if let Some(n) = self.text_length {
             parts.push(if zh { format!("正文长度 {n}") } else { format!("text length {n}") });
+        }
+        if let Some(t) = &self.text_at_range {
+            parts.push(if zh { format!("该区间的原文:\"{t}\"") } else { format!("text at the range: \"{t}\"") });
+        }
+        if let (Some(s), Some(e)) = (self.loose_start, self.loose_end) {
+            parts.push(if zh {
+                format!("忽略空白时引文位于 [{s}, {e}):定位时可用 whitespace: \"loose\"(命令行 --whitespace loose)")
+            } else {
+                format!("a whitespace-insensitive match is at [{s}, {e}): locate the quote with whitespace: \"loose\" (CLI --whitespace loose)")
+            });
         }
         if let Some(f) = self.policy_field {
             parts.push(how_to_raise(f, lang));

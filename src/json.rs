@@ -256,8 +256,19 @@ pub fn input_too_large(len: u64, max_bytes: usize, subject: &'static str) -> Con
 /// Reads JSON text into a bounded tree (see the module's text), refusing duplicate keys
 /// among the kept entries and input over `max_bytes`; `need` as in [`value_budget`].
 pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static str) -> Result<Read, ContractError> {
+    read_text(text, max_bytes, need, subject, true)
+}
+
+/// [`read_bounded`], a leading byte order mark refused as `bom` only when `bom` is set
+/// (under `compat: "reference"` it is not, and the BOM is `invalid_json`, as before).
+pub fn read_text(text: &str, max_bytes: usize, need: usize, subject: &'static str, bom: bool) -> Result<Read, ContractError> {
     if text.len() > max_bytes {
         return Err(input_too_large(text.len() as u64, max_bytes, subject));
+    }
+    if bom {
+        if let Some(v) = leading_bom(text) {
+            return Err(ContractError { subject, violations: vec![v] });
+        }
     }
     let mut reader = Reader { budget: value_budget(text.len(), need), values: 0, lengths: BTreeMap::default() };
     let root = Path { parent: None, seg: Seg::Root };
@@ -277,6 +288,23 @@ pub fn read_bounded(text: &str, max_bytes: usize, need: usize, subject: &'static
             Err(ContractError { subject, violations: vec![violation(code, message_of(&e, text))] })
         }
     }
+}
+
+/// A byte order mark (U+FEFF) before the first value of JSON text (after any JSON
+/// whitespace): `bom`, with its line, column and byte offset. A U+FEFF inside a string
+/// is text, and one after the first token is `invalid_json` as any stray character is.
+fn leading_bom(text: &str) -> Option<Violation> {
+    let offset = text.find(|c: char| !matches!(c, ' ' | '\t' | '\n' | '\r'))?;
+    if !text.get(offset..)?.starts_with('\u{feff}') {
+        return None;
+    }
+    let before = text.get(..offset)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    Some(violation(
+        ViolationCode::Bom,
+        format!("the JSON text starts with a byte order mark (U+FEFF) at line {line} column {column} (byte {offset}); save it as UTF-8 without a BOM, or remove the mark"),
+    ))
 }
 
 /// Parses JSON text into a value, refusing duplicate keys, input over `max_bytes`, and

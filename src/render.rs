@@ -292,7 +292,7 @@ pub fn render_opts(
     options: crate::assess::CheckOptions<'_>,
     lang: Lang,
 ) -> Result<Artifact, RenderFailure> {
-    let checked = crate::assess::check_opts(scope, report, store, reviews, options).map_err(|k| RenderFailure { error: k.into(), detail: None })?;
+    let checked = crate::assess::check_detailed(scope, report, store, reviews, options).map_err(|(k, detail)| RenderFailure { error: k.into(), detail })?;
     render_checked_detailed(report, &checked, clock, escaping, lang).map_err(|(k, detail)| RenderFailure { error: k.into(), detail })
 }
 

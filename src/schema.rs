@@ -264,6 +264,9 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
             ("unit", enumeration(&["code_point", "utf16", "block", "unmatched"])),
             ("separator", b.string(0, 16)),
             ("whitespace", enumeration(&["exact", "loose"])),
+            ("claim_id", b.identifier()),
+            ("code", enumeration(&["quote_not_found", "quote_ambiguous", "ref_unavailable"])),
+            ("quote", json!({"type": "string"})),
         ],
     );
     let bundle = b.object(

@@ -254,3 +254,20 @@ fn too_deep_json_is_the_librarys_own_refusal_naming_its_subject() {
     assert_eq!((e.subject, e.violations[0].code.code()), ("report", "too_deep"));
     assert_eq!(e.violations[0].message, "the JSON nests deeper than 127 levels (JSON.stringify of report ran out of stack); it was not read");
 }
+
+#[test]
+fn a_bom_at_the_start_of_json_text_is_refused_as_bom_with_its_position() {
+    let e = Report::from_json("\u{feff}{}").unwrap_err();
+    assert_eq!((e.violations[0].code.code(), e.violations[0].path.as_str()), ("bom", ""));
+    assert!(e.violations[0].message.contains("line 1 column 1 (byte 0)"), "{}", e.violations[0].message);
+    let e = Report::from_json(" \n\u{feff}{}").unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "bom");
+    assert!(e.violations[0].message.contains("line 2 column 1 (byte 2)"), "{}", e.violations[0].message);
+    let e = evidence_check::json::parse_strict("\u{feff}[]", 1024, "reviews").unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "bom");
+    // A U+FEFF inside a string is text; under compat "reference" a BOM is invalid JSON, as before.
+    assert!(evidence_check::json::parse_strict("[\"\u{feff}\"]", 1024, "reviews").is_ok());
+    let reference = evidence_check::policy::Policy::reference().with_reference_messages(true);
+    let e = Report::from_json_with("\u{feff}{}", &reference).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "invalid_json");
+}

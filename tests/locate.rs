@@ -131,7 +131,10 @@ fn locate_citations_unique_ambiguous_context_absent_crlf() {
     assert_eq!(codes, vec![("ambiguous", "quote_ambiguous", Some(3)), ("absent", "quote_not_found", Some(0)), ("loose", "quote_not_found", Some(0))]);
     assert_eq!(r.issues[0].ranges, vec![[0, 3], [8, 11], [16, 19]]);
     assert_eq!(r.issues[0].citation_id.as_deref(), Some("amb"));
-    assert!(r.report.gaps.is_empty(), "no loose match without the option");
+    // No loose match without the option; each unlocated quote is a gap that names it.
+    assert_eq!(r.report.gaps.len(), 3, "{:?}", r.report.gaps);
+    assert!(r.report.gaps[0].starts_with("Claim ambiguous, citation amb: cited text is ambiguous in source a"), "{}", r.report.gaps[0]);
+    assert_eq!(r.report.gaps[1], "Claim absent: cited text not found in source a: the citation was not located (quote_not_found); quote: \"three\"");
     // The claims without their citation can only be insufficient.
     let a = assess(&scope(), &r.report, &st, &[]).unwrap();
     let states: Vec<&str> = a.claims.iter().map(|(_, s)| s.as_str()).collect();
@@ -141,7 +144,7 @@ fn locate_citations_unique_ambiguous_context_absent_crlf() {
     let r = located(&st, draft, Whitespace::Loose);
     let l = r.located.iter().find(|l| l.claim_id == "loose").unwrap();
     assert_eq!((l.quote.as_str(), l.whitespace), ("Plan A  works\n offline.", Whitespace::Loose));
-    assert_eq!(r.report.gaps, vec![format!("Citation {} was located in source b ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted.", l.citation_id)]);
+    assert_eq!(r.report.gaps[2..], vec![format!("Citation {} was located in source b ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted.", l.citation_id)]);
     let a = assess(&scope(), &r.report, &st, &[]).unwrap();
     assert_eq!(a.state("loose").unwrap().as_str(), "pending_review");
 }
@@ -152,4 +155,72 @@ fn a_draft_citation_with_an_unknown_field_is_a_contract_error() {
     let draft = json!({"title": "D", "claims": [{"claim_id": "k", "text": "t", "kind": "fact", "citations": [{"source_id": "a", "quote": "text", "page": 1}]}]});
     let e = locate_citations(&scope(), &draft, &st, Whitespace::Exact, Lang::En, &Limits::default()).unwrap_err();
     assert_eq!(e.violations[0].path, "/claims/0/citations/0/page");
+}
+
+/// A draft bundle: one source, claim c1 with a made-up quote, claim c2 with a real one.
+fn unlocated_draft() -> serde_json::Value {
+    json!({
+        "scope": {"tenant_id": "t", "user_id": "u"},
+        "sources": [{"spec": {"source_id": "s", "title": "T", "locator": "fixture:x", "filename": "s.md", "kind": "fixture"}, "content": "alpha beta gamma beta\n", "fetched_at": "2026-11-29T00:00:00+00:00"}],
+        "report": {"title": "R", "claims": [
+            {"claim_id": "c1", "text": "made up", "kind": "fact", "citations": [{"citation_id": "x1", "source_id": "s", "quote": "delta"}]},
+            {"claim_id": "c2", "text": "twice", "kind": "fact", "citations": [{"source_id": "s", "quote": "beta"}]},
+            {"claim_id": "c3", "text": "real", "kind": "fact", "citations": [{"source_id": "s", "quote": "alpha"}]}
+        ], "conflicts": [], "gaps": []}
+    })
+}
+
+#[test]
+fn an_unlocated_quote_stays_in_the_bundle_is_an_issue_and_shows_in_the_artifact() {
+    use evidence_check::bundle::{check_bundle, Bundle, BundleOptions};
+    use evidence_check::import::quotes::locate_bundle;
+    let mut options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
+    options.lang = Lang::En;
+    let found = locate_bundle(&unlocated_draft(), &options, Whitespace::Exact).unwrap();
+    let codes: Vec<_> = found.bundle.import_notes.iter().filter_map(|n| Some((n.claim_id.as_deref()?, n.code.as_deref()?, n.source_id.as_deref()?))).collect();
+    assert_eq!(codes, [("c1", "quote_not_found", "s"), ("c2", "quote_ambiguous", "s")]);
+    let kept = found.bundle.import_notes.iter().find(|n| n.code.as_deref() == Some("quote_not_found")).unwrap();
+    assert_eq!((kept.citation_id.as_deref(), kept.quote.as_deref()), (Some("x1"), Some("delta")));
+    // The bundle as written reads back, and its check reports every unlocated citation.
+    let text = serde_json::to_string(&found.bundle).unwrap();
+    let bundle = Bundle::from_json(&text).unwrap();
+    let result = check_bundle(&bundle, &options).unwrap();
+    let issues: Vec<_> = result.assessment.issues.iter().map(|i| (i.claim_id.as_str(), i.code, i.message.as_str())).collect();
+    assert_eq!(issues.len(), 2, "{issues:?}");
+    assert_eq!((issues[0].0, issues[0].1), ("c1", "quote_not_found"));
+    assert!(issues[0].2.contains("cited text not found in source s"), "{}", issues[0].2);
+    assert_eq!((issues[1].0, issues[1].1), ("c2", "quote_ambiguous"));
+    let artifact = result.artifact.expect("rendered").content;
+    assert!(artifact.contains("cited text not found in source s"), "{artifact}");
+    assert_eq!(result.assessment.status.as_str(), "partial");
+}
+
+#[test]
+fn a_quote_mismatch_shows_the_text_at_the_range_and_a_loose_match() {
+    let st = store(&[("b", "Plan A  works\n offline. \u{202E}x")]);
+    let snapshot = st.current(&scope(), "b").unwrap().source_ref.clone();
+    let mut cite = st.quote(&scope(), &snapshot, "Plan A  works", "c").unwrap();
+    cite.quote = "Plan A works offline.".into();
+    cite.end = 16;
+    let e = st.check_citation(&scope(), &cite).unwrap_err();
+    assert_eq!(e.code(), "quote_mismatch");
+    let d = e.detail().unwrap();
+    assert_eq!(d.text_at_range.as_deref(), Some("Plan A  works\\n o"));
+    assert_eq!((d.loose_start, d.loose_end), (Some(0), Some(23)));
+    let m = e.message_in(Lang::En);
+    assert!(m.contains("text at the range: \"Plan A  works\\n o\""), "{m}");
+    assert!(m.contains("a whitespace-insensitive match is at [0, 23)") && m.contains("whitespace: \"loose\""), "{m}");
+    // Bounded to 80 code points, invisible characters shown, no loose hint without a match.
+    let long = format!("{}\u{202E}", "y".repeat(100));
+    let st = store(&[("b", &long)]);
+    let snapshot = st.current(&scope(), "b").unwrap().source_ref.clone();
+    let mut cite = st.quote(&scope(), &snapshot, &"y".repeat(100), "c").unwrap();
+    cite.start = 20;
+    cite.end = 101;
+    let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
+    assert_eq!(d.text_at_range.unwrap(), format!("{}…", "y".repeat(80)));
+    assert_eq!(d.loose_start, None);
+    cite.start = 99;
+    let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
+    assert_eq!(d.text_at_range.unwrap(), "y⟦U+202E⟧");
 }

@@ -296,7 +296,8 @@ fn ref_unavailable_is_split_and_names_its_subject() {
     let e = code_of(&st, &scope(), &digest);
     assert_eq!(e.code(), "digest_mismatch");
     let d = e.detail().unwrap();
-    assert_eq!((d.expected_digest.as_deref(), d.found_digest.as_deref()), (Some("0".repeat(64).as_str()), Some(citation.source_ref.digest.as_str())));
+    assert_eq!((d.cited_digest.as_deref(), d.current_digest.as_deref()), (Some("0".repeat(64).as_str()), Some(citation.source_ref.digest.as_str())));
+    assert!(e.message_in(Lang::En).contains(&format!("cited digest {}, current digest {}", "0".repeat(64), citation.source_ref.digest)), "{}", e.message_in(Lang::En));
     // A newer revision.
     st.ingest(&scope(), "a", "Plan A works offline. Now online too.").unwrap();
     let e = code_of(&st, &scope(), &citation);
@@ -428,8 +429,9 @@ fn stale_foreign_and_duplicate_reviews_are_issues_in_bundle_mode() {
     assert_eq!((i.code, i.claim_id.as_str(), i.citation_id.as_deref()), ("review_stale_digest", "k1", None));
     let d = i.detail.as_ref().unwrap();
     assert_eq!(d.review_index, Some(0));
-    assert_eq!(d.expected_digest.as_deref(), Some(a.report_digest.as_str()));
-    assert_eq!(d.found_digest.as_deref(), Some(stale.reviews[0].report_digest.as_str()));
+    // The review cites a digest; the report's is the current one.
+    assert_eq!(d.current_digest.as_deref(), Some(a.report_digest.as_str()));
+    assert_eq!(d.cited_digest.as_deref(), Some(stale.reviews[0].report_digest.as_str()));
     assert!(result.artifact.is_some(), "the report still renders, as awaiting review");
 
     // Another scope's review, then a second review of the same claim.
@@ -567,4 +569,32 @@ fn real_documents_check_under_documents_and_the_default_refuses_them() {
         assert!(en.contains(&part), "{part:?} missing from {en}");
     }
     assert!(e.message().contains("gpl-3") && e.message().contains(&gpl.to_string()), "{}", e.message());
+}
+
+#[test]
+fn a_review_of_a_missing_claim_names_the_review_index_and_the_claim() {
+    use evidence_check::error::Coded;
+    let bundle = bundle_with_reviews(|r, s| {
+        let other = Scope { tenant_id: "other".into(), user_id: "u".into() };
+        let mut missing = review_of(r, s);
+        missing.claim_id = "k9".into();
+        vec![review_of(r, &other), missing]
+    });
+    let options = BundleOptions { lang: Lang::En, ..BundleOptions::new(clock()) };
+    let e = check_bundle(&bundle, &options).unwrap_err();
+    assert_eq!(e.code(), "review_target_missing");
+    let m = Coded::message(&e, Lang::En);
+    assert!(m.contains("review 1 (0-based)") && m.contains("claim k9") && m.contains("/reviews/1"), "{m}");
+    assert_eq!(Coded::details(&e), vec![("detail", json!({"review_index": 1, "claim_id": "k9"}))]);
+    // render (and assess) with reviews reported give the same subject.
+    let store = evidence_check::bundle::load_store(&bundle, &options).unwrap();
+    let check = CheckOptions { reviews: ReviewMode::Report, ..CheckOptions::default() };
+    let f = render_opts(&bundle.scope, &bundle.report, &store, &bundle.reviews, &clock(), Escaping::Hardened, check, Lang::En).unwrap_err();
+    assert_eq!(f.code(), "review_target_missing");
+    let d = f.detail.unwrap();
+    assert_eq!((d.review_index, d.claim_id.as_deref()), (Some(1), Some("k9")));
+    // Under compat "reference": the reference's message, no subject.
+    let reference = BundleOptions { policy: Policy::reference().with_reference_messages(true), ..BundleOptions::new(clock()) };
+    let e = check_bundle(&bundle, &reference).unwrap_err();
+    assert_eq!((e.code(), e.message()), ("review_target_missing", "审阅目标不在报告中。 (/reviews)".to_owned()));
 }

@@ -125,17 +125,28 @@ unit?: string,
  */
 policy_field?: string, cited_revision?: number, current_revision?: number, 
 /**
- * The digest the citation or review names.
+ * The digest the citation or review names (cites).
  */
-expected_digest?: string, 
+cited_digest?: string, 
 /**
- * The digest found (the current revision's, or the report's).
+ * The current digest: the source's current revision's, or the report's.
  */
-found_digest?: string, 
+current_digest?: string, 
 /**
  * A citation's range and the text's length, in code points.
  */
-start?: number, end?: number, text_length?: number, };
+start?: number, end?: number, text_length?: number, 
+/**
+ * `quote_mismatch`: the source's text at the cited range, its first 80 code points
+ * (`…` when cut), with `\n`, `\t`, `"` and `\` escaped and invisible characters as
+ * `⟦U+XXXX⟧`.
+ */
+text_at_range?: string, 
+/**
+ * `quote_mismatch`: the one range where the quote matches if whitespace is ignored
+ * (what `whitespace: "loose"` would locate), when there is one and no exact match.
+ */
+loose_start?: number, loose_end?: number, };
 /**
  * One problem found while assessing: a citation that failed its check.
  */
@@ -223,7 +234,20 @@ separator?: string,
 /**
  * Quote-only citations: `exact`, or `loose` when located whitespace-insensitively.
  */
-whitespace?: Whitespace, };
+whitespace?: Whitespace, 
+/**
+ * An unlocated quote: the claim whose citation it was (with `source_id`, `code`,
+ * `quote`, and `citation_id` when the draft gave one).
+ */
+claim_id?: string, 
+/**
+ * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+ */
+code?: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", 
+/**
+ * An unlocated quote: the draft's quote, as given.
+ */
+quote?: string, };
 /**
  * Scope, sources, report and reviews (and, from an importer, its notes).
  */
@@ -272,6 +296,10 @@ export type LocateIssue = { claim_id: string,
  * The draft citation's id, when it had one.
  */
 citation_id: string | null, source_id: string, 
+/**
+ * The draft's quote, as given.
+ */
+quote: string, 
 /**
  * `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
  */
@@ -814,4 +842,4 @@ export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number
 /** The codes of every refusal other than a broken contract (see docs/errors.md). */
 export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape";
 /** The code of one broken rule of a contract. */
-export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values";
+export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values" | "bom";

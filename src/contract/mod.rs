@@ -99,7 +99,7 @@ pub trait Contract: Sized {
 
 /// [`Contract::from_json_with`]: the one reader of JSON text into a contract type.
 fn read_checked<T: Contract>(text: &str, limits: &Limits) -> Result<T, ContractError> {
-    let read = json::read_bounded(text, limits.max_input_bytes, limits.values_needed(), T::SUBJECT).map_err(|e| with_raise_hints(e, limits))?;
+    let read = json::read_text(text, limits.max_input_bytes, limits.values_needed(), T::SUBJECT, !limits.reference_messages).map_err(|e| with_raise_hints(e, limits))?;
     let cut = read.truncated().then(|| read.truncation_violation());
     checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
 }

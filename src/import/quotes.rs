@@ -4,7 +4,8 @@
 //! / `suffix` (W3C TextQuoteSelector context) or `occurrence` (1-based). Each is located
 //! in the source's current revision by [`crate::store::locate::locate`]. A quote that is absent
 //! or stays ambiguous is an issue, and its claim keeps no citation for it (so the claim
-//! can only be `insufficient`). A whitespace-insensitive match happens only with
+//! can only be `insufficient`); the report gets a gap that names it, and
+//! [`locate_bundle`] keeps it in an import note with its code, which the check reports. A whitespace-insensitive match happens only with
 //! [`Whitespace::Loose`]; such a citation quotes the source's exact text, and the report
 //! gets a gap that says so, so the artifact shows it.
 
@@ -45,6 +46,8 @@ pub struct LocateIssue {
     /// The draft citation's id, when it had one.
     pub citation_id: Option<String>,
     pub source_id: String,
+    /// The draft's quote, as given.
+    pub quote: String,
     /// `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
     #[cfg_attr(test, ts(type = "\"quote_not_found\" | \"quote_ambiguous\" | \"ref_unavailable\""))]
     pub code: &'static str,
@@ -74,6 +77,24 @@ pub fn loose_gap(citation_id: &str, source_id: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("引用 {citation_id} 按宽松空白定位于来源 {source_id}:草稿引文与原文的空白不同,引文已取原文。"),
         Lang::En => format!("Citation {citation_id} was located in source {source_id} ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted."),
+    }
+}
+
+/// The gap an unlocated quote adds to the report, so the artifact shows it: the claim,
+/// the citation (when the draft named it), why, and the quote (its first 80 code points).
+pub fn unlocated_gap(issue: &LocateIssue, lang: Lang) -> String {
+    let quote = &issue.quote;
+    let mut excerpt: String = quote.chars().take(80).collect();
+    if excerpt.len() < quote.len() {
+        excerpt.push('…');
+    }
+    let why = crate::bundle::unlocated_message(issue.code, &issue.source_id, lang);
+    let claim = &issue.claim_id;
+    match (&issue.citation_id, lang) {
+        (Some(id), Lang::En) => format!("Claim {claim}, citation {id}: {why} ({}); quote: \"{excerpt}\"", issue.code),
+        (None, Lang::En) => format!("Claim {claim}: {why} ({}); quote: \"{excerpt}\"", issue.code),
+        (Some(id), Lang::Zh) => format!("论断 {claim} 的引用 {id}:{why}({});引文:“{excerpt}”", issue.code),
+        (None, Lang::Zh) => format!("论断 {claim}:{why}({});引文:“{excerpt}”", issue.code),
     }
 }
 
@@ -178,7 +199,11 @@ pub fn locate_citations(
                             whitespace: found.whitespace,
                         });
                     }
-                    Err(e) => issues.push(issue(&claim_id, d.citation_id, &d.source_id, &e, lang)),
+                    Err(e) => {
+                        let found = issue(&claim_id, d.citation_id, &d.source_id, &d.selector.exact, &e, lang);
+                        loose_gaps.push(unlocated_gap(&found, lang));
+                        issues.push(found);
+                    }
                 }
             }
             *citations = kept;
@@ -199,7 +224,7 @@ pub fn locate_citations(
     Ok(LocateResult { report, located, issues })
 }
 
-fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, e: &StoreError, lang: Lang) -> LocateIssue {
+fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, quote: &str, e: &StoreError, lang: Lang) -> LocateIssue {
     let (message, count, ranges) = match e {
         StoreError::Locate(l) => (l.message_in(lang), l.count(), l.ranges().iter().map(|(s, e)| [*s, *e]).collect()),
         StoreError::Store(k) => (
@@ -213,7 +238,7 @@ fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, e: &Store
         StoreError::Contract(c) => (c.message(), None, Vec::new()),
         StoreError::Detailed(..) => (e.message_in(lang), None, Vec::new()),
     };
-    LocateIssue { claim_id: claim_id.to_owned(), citation_id, source_id: source_id.to_owned(), code: e.code(), message, count, ranges }
+    LocateIssue { claim_id: claim_id.to_owned(), citation_id, source_id: source_id.to_owned(), quote: quote.to_owned(), code: e.code(), message, count, ranges }
 }
 
 /// What [`locate_bundle`] made: the bundle with located citations, and what was found.
@@ -257,6 +282,17 @@ pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitesp
             Whitespace::Exact => "exact".into(),
             Whitespace::Loose => "loose".into(),
         }),
+        ..ImportNote::default()
+    }));
+    // Every unlocated quote stays in the bundle: a note names its claim, source, code and
+    // quote (the check reports it; the report's gap shows it in the artifact).
+    import_notes.extend(found.issues.iter().map(|i| ImportNote {
+        importer: "locate".into(),
+        citation_id: i.citation_id.clone(),
+        source_id: Some(i.source_id.clone()),
+        claim_id: Some(i.claim_id.clone()),
+        code: Some(i.code.to_owned()),
+        quote: Some(i.quote.clone()),
         ..ImportNote::default()
     }));
     Ok(LocatedBundle {

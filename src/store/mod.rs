@@ -16,7 +16,7 @@ use crate::contract::{Citation, Contract, ReadResult, Scope, SourceRef, SourceSp
 use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_hosted};
 use crate::error::{Coded, ContractError, Lang, Violation};
 use std::fmt;
-use locate::{locate, LocateOptions, Located, Selector};
+use locate::{locate, LocateOptions, Located, Selector, Whitespace};
 use crate::error::Detail;
 use crate::policy::Policy;
 
@@ -313,7 +313,7 @@ impl EvidenceStore {
         if now.revision != cited.revision {
             self.fail(StoreErrorKind::RevisionStale, Detail { cited_revision: Some(cited.revision), current_revision: Some(now.revision), ..detail })
         } else {
-            self.fail(StoreErrorKind::DigestMismatch, Detail { expected_digest: Some(cited.digest.clone()), found_digest: Some(now.digest.clone()), ..detail })
+            self.fail(StoreErrorKind::DigestMismatch, Detail { cited_digest: Some(cited.digest.clone()), current_digest: Some(now.digest.clone()), ..detail })
         }
     }
 
@@ -345,7 +345,20 @@ impl EvidenceStore {
             return Err(self.fail(StoreErrorKind::RangeOutOfBounds, range()));
         }
         if snapshot.slice(citation.start, citation.end) != Some(citation.quote.as_str()) {
-            return Err(self.fail(StoreErrorKind::QuoteMismatch, range()));
+            if self.policy.reference_messages {
+                return Err(self.fail(StoreErrorKind::QuoteMismatch, Detail::default()));
+            }
+            let mut detail = range();
+            detail.text_at_range = snapshot.slice(citation.start, citation.end).map(escaped_excerpt);
+            let loose = LocateOptions { whitespace: Whitespace::Loose, ..LocateOptions::default() };
+            let source_id = &citation.source_ref.source_id;
+            if let Ok(found) = locate(source_id, &snapshot.index, &snapshot.content, &Selector::exact(&citation.quote), loose) {
+                if found.whitespace == Whitespace::Loose {
+                    detail.loose_start = Some(found.start as u64);
+                    detail.loose_end = Some(found.end as u64);
+                }
+            }
+            return Err(self.fail(StoreErrorKind::QuoteMismatch, detail));
         }
         Ok(snapshot)
     }
@@ -662,3 +675,26 @@ impl fmt::Display for StoreError {
     }
 }
 impl std::error::Error for StoreError {}
+
+/// At most the first 80 code points of `text` (`…` when cut), escaped for a message:
+/// `\n`, `\t`, `"` and `\` as in JSON, invisible characters as `⟦U+XXXX⟧`.
+fn escaped_excerpt(text: &str) -> String {
+    let mut out = String::new();
+    let mut prev = None;
+    for (i, c) in text.chars().enumerate() {
+        if i == 80 {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || crate::visible::is_shown(prev, c) => crate::visible::push_shown(&mut out, c),
+            c => out.push(c),
+        }
+        prev = Some(c);
+    }
+    out
+}

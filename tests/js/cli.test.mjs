@@ -95,7 +95,7 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
   assert.equal(r.code, 2, r.stderr);
   assert.equal(readFileSync(never, "utf8"), "untouched", "no artifact is written for an invalid report");
   assert.match(r.stdout, /^status: invalid\n/);
-  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22)\n"), r.stdout);
+  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22; 该区间的原文:\"方案 B 需要联网检索。\")\n"), r.stdout);
   assert.ok(r.stdout.includes("artifact: not rendered — report_invalid: 报告引用无效,拒绝导出。\n"), r.stdout);
 });
 

@@ -113,10 +113,10 @@ test("a stale citation carries a repair hint and stays invalid", () => {
     claim_id: "claim_a",
     citation_id: "citation_a",
     code: "digest_mismatch",
-    message: `引用的摘要与来源当前版本的摘要不一致。 (来源 plan_a; 期望摘要 ${cited},实际摘要 ${found})`,
+    message: `引用的摘要与来源当前版本的摘要不一致。 (来源 plan_a; 引用摘要 ${cited},当前摘要 ${found})`,
     source_id: "plan_a",
-    expected_digest: cited,
-    found_digest: found,
+    cited_digest: cited,
+    current_digest: found,
     hint: { ref: { source_id: "plan_a", revision: 1, digest: found }, occurrences: 1, start: 18, end: 30 },
   });
 });

@@ -69,7 +69,7 @@ test("Anthropic fixture: a tampered cited_text stays as the model gave it and is
       status: "invalid",
       report_digest: ec.reportDigest(bundle.report),
       claims: { ...ALL_PENDING, "claim-1": "invalid" },
-      issues: [{ claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 50)", source_id: "doc-0", start: 20, end: 36, text_length: 50 }],
+      issues: [{ claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 50; text at the range: "The sky is blue.")', source_id: "doc-0", start: 20, end: 36, text_length: 50, text_at_range: "The sky is blue." }],
     },
     render_error: { code: "report_invalid", message: "The report has invalid citations; it is not exported." },
   });
@@ -85,8 +85,8 @@ test("Anthropic fixture: a document changed after the response makes its citatio
       report_digest: ec.reportDigest(bundle.report),
       claims: { ...ALL_PENDING, "claim-0": "invalid", "claim-1": "invalid" },
       issues: [
-        { claim_id: "claim-0", citation_id: "cite-0", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [0, 19); text length 54)", source_id: "doc-0", start: 0, end: 19, text_length: 54 },
-        { claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: "The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 54)", source_id: "doc-0", start: 20, end: 36, text_length: 54, hint: hint(24, 40) },
+        { claim_id: "claim-0", citation_id: "cite-0", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [0, 19); text length 54; text at the range: "The grass is yellow")', source_id: "doc-0", start: 0, end: 19, text_length: 54, text_at_range: "The grass is yellow" },
+        { claim_id: "claim-1", citation_id: "cite-1", code: "quote_mismatch", message: 'The quote is not the text at the cited range. (source doc-0; range [20, 36); text length 54; text at the range: "sh. The sky is b")', source_id: "doc-0", start: 20, end: 36, text_length: 54, text_at_range: "sh. The sky is b", hint: hint(24, 40) },
       ],
     },
     render_error: { code: "report_invalid", message: "The report has invalid citations; it is not exported." },
@@ -148,18 +148,21 @@ test("locateCitations: unique, ambiguous, disambiguated, absent, CRLF; loose onl
     { claim_id: "context", citation_id: "q2", source_id: "a", start: 8, end: 11, quote: "one", whitespace: "exact" },
   ]);
   assert.deepEqual(exact.issues, [
-    { claim_id: "ambiguous", citation_id: "amb", source_id: "a", code: "quote_ambiguous", count: 3, ranges: [[0, 3], [8, 11], [16, 19]], message: "The quote occurs 3 times in source a (code points [0, 3), [8, 11), [16, 19)); give a prefix and suffix or an occurrence to pick one." },
-    { claim_id: "absent", citation_id: null, source_id: "a", code: "quote_not_found", count: 0, message: "The quote does not occur in the current revision of source a." },
-    { claim_id: "loose", citation_id: null, source_id: "b", code: "quote_not_found", count: 0, message: "The quote does not occur in the current revision of source b." },
+    { claim_id: "ambiguous", citation_id: "amb", source_id: "a", quote: "one", code: "quote_ambiguous", count: 3, ranges: [[0, 3], [8, 11], [16, 19]], message: "The quote occurs 3 times in source a (code points [0, 3), [8, 11), [16, 19)); give a prefix and suffix or an occurrence to pick one." },
+    { claim_id: "absent", citation_id: null, source_id: "a", quote: "three", code: "quote_not_found", count: 0, message: "The quote does not occur in the current revision of source a." },
+    { claim_id: "loose", citation_id: null, source_id: "b", quote: "Plan A works offline.", code: "quote_not_found", count: 0, message: "The quote does not occur in the current revision of source b." },
   ]);
-  assert.deepEqual(exact.report.gaps, []);
+  // Each unlocated quote is a gap that names it (no loose match without the option).
+  const ambiguousGap = 'Claim ambiguous, citation amb: cited text is ambiguous in source a: it occurs more than once, so the citation was not located (give a prefix, suffix or occurrence) (quote_ambiguous); quote: "one"';
+  const absentGap = 'Claim absent: cited text not found in source a: the citation was not located (quote_not_found); quote: "three"';
+  assert.deepEqual(exact.report.gaps, [ambiguousGap, absentGap, 'Claim loose: cited text not found in source b: the citation was not located (quote_not_found); quote: "Plan A works offline."']);
   assert.deepEqual(exact.report.claims[0].citations, [{ citation_id: "q1", ref: refs.a, start: 12, end: 23, quote: "two one\nthe" }]);
   const a = ec.assess(scope, exact.report, st);
   assert.deepEqual(a.claims, { unique: "pending_review", ambiguous: "insufficient", context: "pending_review", absent: "insufficient", loose: "insufficient" });
 
   const loose = ec.locateCitations(scope, draft, st, { whitespace: "loose" });
   assert.deepEqual(loose.located[2], { claim_id: "loose", citation_id: "q3", source_id: "b", start: 0, end: 23, quote: "Plan A  works\n offline.", whitespace: "loose" });
-  assert.deepEqual(loose.report.gaps, ["Citation q3 was located in source b ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted."]);
+  assert.deepEqual(loose.report.gaps, [ambiguousGap, absentGap, "Citation q3 was located in source b ignoring whitespace: the draft's quote differs from the source in whitespace; the source's exact text is quoted."]);
   const artifact = ec.render(scope, loose.report, st, [], { now: NOW, lang: "en" }).content;
   assert.match(artifact, /- Gap: Citation q3 was located in source b ignoring whitespace/);
   st.free();
@@ -218,13 +221,19 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   );
   const located = JSON.parse(readFileSync(join(dir, "located.json"), "utf8"));
   assert.deepEqual(located.report.claims[0].citations, [{ citation_id: "q1", ref: { source_id: "a", revision: 2, digest: ec.digestText(draft.sources[0].content) }, start: 4, end: 7, quote: "two" }]);
-  assert.deepEqual(located.import_notes, [{ importer: "locate", citation_id: "q1", whitespace: "exact" }]);
+  assert.deepEqual(located.import_notes, [
+    { importer: "locate", citation_id: "q1", whitespace: "exact" },
+    // The unlocated quotes stay in the bundle, and the check reports them.
+    { importer: "locate", source_id: "a", claim_id: "k2", code: "quote_ambiguous", quote: "one" },
+    { importer: "locate", source_id: "a", claim_id: "k2", code: "quote_not_found", quote: "Plan B" },
+  ]);
   r = run("check", join(dir, "located.json"), "--json", "--now", NOW);
   assert.deepEqual(JSON.parse(r.stdout).assessment.claims, { k1: "pending_review", k2: "insufficient" });
+  assert.deepEqual(JSON.parse(r.stdout).assessment.issues.map((i) => [i.claim_id, i.code]), [["k2", "quote_ambiguous"], ["k2", "quote_not_found"]]);
   r = run("locate", draftPath, "--whitespace", "loose", "--lang", "en");
   assert.equal(r.code, 1);
   const loose = JSON.parse(r.stdout);
-  assert.deepEqual(loose.import_notes.map((n) => n.whitespace), ["exact", "loose"]);
+  assert.deepEqual(loose.import_notes.map((n) => n.whitespace ?? n.code), ["exact", "loose", "quote_ambiguous"]);
   assert.equal(loose.report.claims[1].citations[0].quote, "Plan  B");
 });
 

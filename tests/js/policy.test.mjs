@@ -128,7 +128,7 @@ test("split codes: each names its subject; compat reference keeps ref_unavailabl
   const { store, citation, report } = cited("Plan A works offline.", "works offline");
   assert.throws(() => store.checkCitation({ tenant_id: "other", user_id: "u" }, citation), (e) => e.code === "source_not_ingested" && e.detail.source_id === "a");
   assert.throws(() => store.checkCitation(scope, { ...citation, ref: { ...citation.ref, source_id: "zz" } }), (e) => e.code === "source_not_in_scope");
-  assert.throws(() => store.checkCitation(scope, { ...citation, ref: { ...citation.ref, digest: "0".repeat(64) } }), (e) => e.code === "digest_mismatch" && e.detail.expected_digest === "0".repeat(64) && e.detail.found_digest === citation.ref.digest);
+  assert.throws(() => store.checkCitation(scope, { ...citation, ref: { ...citation.ref, digest: "0".repeat(64) } }), (e) => e.code === "digest_mismatch" && e.detail.cited_digest === "0".repeat(64) && e.detail.current_digest === citation.ref.digest);
   store.ingest(scope, "a", "Plan A works offline. Also online.");
   assert.throws(() => store.checkCitation(scope, citation), (e) => e.code === "revision_stale" && e.detail.cited_revision === 1 && e.detail.current_revision === 2);
   const a = ec.assess(scope, report, store, [], { lang: "en" });
@@ -180,10 +180,10 @@ test("checkBundle: stale, other-scope and duplicate reviews are issues, not thro
     claim_id: claim,
     citation_id: null,
     code: "review_stale_digest",
-    message: `审阅绑定的是另一份报告摘要,未计入。 (第 0 条审阅(从 0 计); 期望摘要 ${base.assessment.report_digest},实际摘要 ${"0".repeat(64)})`,
+    message: `审阅绑定的是另一份报告摘要,未计入。 (第 0 条审阅(从 0 计); 引用摘要 ${"0".repeat(64)},当前摘要 ${base.assessment.report_digest})`,
     review_index: 0,
-    expected_digest: base.assessment.report_digest,
-    found_digest: "0".repeat(64),
+    cited_digest: "0".repeat(64),
+    current_digest: base.assessment.report_digest,
   });
   assert.notEqual(r.assessment.status, "invalid", "a review issue does not make the report invalid");
   const other = reviewed((rs) => rs.map((r, i) => (i === 0 ? { ...r, scope: { tenant_id: "x", user_id: "y" } } : r)));

@@ -133,7 +133,7 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
   // The checker's messages, in the page's language.
   const node = ec.checkBundle(hostile({ broken: true }), { lang: PAGE_LANG });
   const message = Object.fromEntries(node.assessment.issues.map((i) => [i.citation_id, i.message]));
-  assert.equal(message.c_tampered, `The quote is not the text at the cited range. (source web; range [${START}, ${START + 25}); text length ${START + 29})`);
+  assert.equal(message.c_tampered, `The quote is not the text at the cited range. (source web; range [${START}, ${START + 25}); text length ${START + 29}; text at the range: "The 𝒳 tool works offline.")`);
   assert.deepEqual(why, [
     `Citation 3 (c_tampered): ${message.c_tampered} (quote_mismatch). At [` +
       `${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length}, ${[...`Intro 😀 line\nQuote: ${PAYLOAD}\n`].length + 25}` +

@@ -10,7 +10,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 PKG_SRC := $(shell find src js-api/src -name '*.rs') Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm golden-bundle golden-extra clean
+.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm test-spark golden-bundle golden-extra clean
 
 all: build
 
@@ -137,6 +137,12 @@ test-types: build
 test-gfm: build
 	@bash scripts/setup.sh python
 	.venv/bin/python tests/gfm/test_gfm.py
+
+## test-spark: the Spark and GNU parallel recipes of docs/cli.md, as written there, on 3,000 bundles
+## (not part of make test: it installs a Java runtime, GNU parallel and pyspark first)
+test-spark: build
+	@bash scripts/setup.sh spark
+	.venv/bin/python tests/spark/test_spark.py
 
 test-e2e: build
 	@bash scripts/setup.sh browser

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, idempotently, everything the build and the tests need on a fresh machine.
-# Usage: scripts/setup.sh [rust|wasm|npm|browser|fuzz|python|all]...   (default: all)
+# Usage: scripts/setup.sh [rust|wasm|npm|browser|fuzz|python|spark|all]...   (default: all; spark is
+# make test-spark's alone)
 # Each step checks first and does nothing when its tool is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,16 +61,43 @@ step_fuzz() {
   fi
 }
 
-step_python() {
-  # .venv: the reference's pydantic (golden-extra, bench) and cmark-gfm, GitHub's
-  # renderer (test-gfm).
+venv() {
   if [ ! -x .venv/bin/python ]; then
     log "creating the Python venv .venv"
     python3 -m venv .venv
   fi
+}
+
+step_python() {
+  # .venv: the reference's pydantic (golden-extra, bench) and cmark-gfm, GitHub's
+  # renderer (test-gfm).
+  venv
   if ! .venv/bin/python -c "import sys, importlib.metadata as m; sys.exit(m.version('pydantic') != '2.14.3' or m.version('cmarkgfm') != '$CMARKGFM_VERSION')" >/dev/null 2>&1; then
     log "installing pydantic==2.14.3 and cmarkgfm==$CMARKGFM_VERSION into .venv"
     .venv/bin/pip install -q pydantic==2.14.3 "cmarkgfm==$CMARKGFM_VERSION"
+  fi
+}
+
+step_spark() {
+  # make test-spark: a Java runtime for Spark (Debian's, only when there is no java), GNU
+  # parallel, and pyspark in .venv at the versions of tests/spark/requirements.txt.
+  local missing=()
+  command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+  [[ "$(parallel --version 2>/dev/null || true)" == *"GNU parallel"* ]] || missing+=(parallel) # not moreutils' parallel
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian's ${missing[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+  fi
+  venv
+  if ! .venv/bin/python - tests/spark/requirements.txt >/dev/null 2>&1 <<'PY'
+import sys, importlib.metadata as m
+pins = [l.split("==") for l in open(sys.argv[1]).read().split("\n") if "==" in l and not l.startswith("#")]
+sys.exit(any(m.version(name) != version for name, version in pins))
+PY
+  then
+    log "installing tests/spark/requirements.txt (pyspark) into .venv"
+    .venv/bin/pip install -q -r tests/spark/requirements.txt
   fi
 }
 
@@ -83,7 +111,8 @@ for s in "${steps[@]}"; do
     browser) step_browser ;;
     fuzz) step_fuzz ;;
     python) step_python ;;
+    spark) step_spark ;;
     all) step_wasm; step_npm; step_browser; step_python ;;
-    *) log "unknown step '$s' (rust|wasm|npm|browser|fuzz|python|all)"; exit 2 ;;
+    *) log "unknown step '$s' (rust|wasm|npm|browser|fuzz|python|spark|all)"; exit 2 ;;
   esac
 done

@@ -4,6 +4,17 @@ import init, { checkBundle, digestText, fromAnthropicMessage, reportJsonSchema, 
 import { WORDS, pickLang } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
+
+// ---- start-up: nothing waits but for the module ------------------------------------
+
+/** The module, compiled as the .wasm preloaded by index.html streams in (the same streaming
+ * compile as init() given a fetch, which would keep the module to itself); instantiated
+ * here and, for a large bundle, from the same compiled module in the check's worker. */
+const wasmModule = WebAssembly.compileStreaming(fetch(new URL("pkg/evidence_check_bg.wasm", import.meta.url)));
+/** Resolves once this thread's instance is up: every check waits for it, and nothing else
+ * (the policy selector is set up after, see callOptions). */
+const ready = wasmModule.then((module) => init({ module_or_path: module }));
+
 const STATES = ["supported", "pending_review", "insufficient", "disputed", "contradicted", "invalid"];
 
 // ---- language -----------------------------------------------------------------------
@@ -102,6 +113,8 @@ function applyLang() {
  * no policy (the schema states the policy). null if it is neither preset; the selector then
  * offers "the library's default", which passes no policy. */
 let defaultPolicy = null;
+/** Whether the user changed the selector (before the module was ready too: that choice is kept). */
+let policyChosen = false;
 
 function setUpPolicy() {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -109,12 +122,15 @@ function setUpPolicy() {
   defaultPolicy = ["reference", "documents"].find((p) => same(reportJsonSchema({ policy: p }), none)) ?? null;
   const select = $("policy");
   if (defaultPolicy === null) select.prepend(el("option", { value: "" }));
-  select.value = defaultPolicy ?? "";
+  if (!policyChosen) select.value = defaultPolicy ?? "";
+  applyLang();
 }
 
-/** The options every library call that takes them gets: the policy chosen and the page's language. */
+/** The options every library call that takes them gets: the policy the user chose (none
+ * until then: the library's default, which the selector shows once set up) and the page's
+ * language. */
 function callOptions() {
-  const policy = $("policy").value;
+  const policy = policyChosen ? $("policy").value : "";
   return policy ? { policy, lang } : { lang };
 }
 
@@ -128,6 +144,7 @@ const MAX_LISTED = 100;
 function clearResult() {
   for (const id of RESULT_SECTIONS) $(id).hidden = true;
   current = null;
+  delete document.body.dataset.shown;
 }
 
 function showErrors(summary, issues) {
@@ -164,48 +181,61 @@ async function check(text, origin) {
   hideErrors();
   $("loading").textContent = W.checking;
   const name = W[origin] ?? origin;
-  const answer = await checkOffThread(id, text, callOptions());
+  await ready;
+  if (id !== checks) return;
+  // Here, the verdict is checked without the artifact, which is rendered after it is shown.
+  const options = callOptions();
+  const here = text.length <= HERE_MAX;
+  const answer = here ? checkHere(text, { ...options, render: false }) : await checkOffThread(id, text, options);
   if (id !== checks) return; // a newer check was started meanwhile
   $("loading").textContent = W.ready;
   if (answer.error) {
     const e = answer.error;
     const issues = Array.isArray(e.issues) ? e.issues : [{ path: "", code: e.code ?? "error", message: e.message }];
     showErrors(`${name}: ${e.message}`, issues);
-  } else show(answer.bundle, answer.result, answer.digests);
+  } else await show(answer.bundle, answer.result, answer.digests, id, here ? () => checkBundle(text, options) : null);
 }
 
-// ---- the check off the page's thread ------------------------------------------------
+// ---- the check: here, or off the page's thread ----------------------------------------
 
 /** How many checks were started: only the latest one's answer is shown. */
 let checks = 0;
-/** The compiled module, shared with the worker (it is not downloaded twice). */
-let wasmModule = null;
+/** The largest bundle text (UTF-16 units) checked on the page's thread, in a few
+ * milliseconds; a larger one goes to the worker, so that the page never freezes. */
+const HERE_MAX = 1 << 20;
 let worker = null;
 const waiting = new Map();
 
-/** Checks in a module worker (www/check-worker.js), made at the first check so that the
- * page's start fetches nothing more; where no worker can be made, checks here. */
-function checkOffThread(id, text, options) {
-  if (!worker && worker !== false) {
-    try {
-      worker = new Worker(new URL("check-worker.js", import.meta.url), { type: "module" });
-      worker.postMessage({ module: wasmModule });
-      worker.onmessage = ({ data }) => {
-        waiting.get(data.id)?.(data);
-        waiting.delete(data.id);
-      };
-      worker.onerror = (event) => {
-        // The worker itself failed (not a check: those answer with their error).
-        event.preventDefault();
-        for (const [key, done] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
-        waiting.clear();
-        worker.terminate();
-        worker = null;
-      };
-    } catch {
-      worker = false;
-    }
+/** Starts the check's module worker (www/check-worker.js), at the first large bundle, and
+ * hands it the compiled module (it is not downloaded twice); where no worker can be made,
+ * checks run here. */
+function startWorker() {
+  let w;
+  try {
+    w = new Worker(new URL("check-worker.js", import.meta.url), { type: "module" });
+  } catch {
+    worker = false;
+    return;
   }
+  worker = w;
+  wasmModule.then((module) => w.postMessage({ module }), () => {});
+  w.onmessage = ({ data }) => {
+    waiting.get(data.id)?.(data);
+    waiting.delete(data.id);
+  };
+  w.onerror = (event) => {
+    // The worker itself failed (not a check: those answer with their error).
+    event.preventDefault();
+    for (const [key, done] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
+    waiting.clear();
+    w.terminate();
+    if (worker === w) worker = null;
+  };
+}
+
+/** Checks in the worker (started again if it failed); where there is none, here. */
+function checkOffThread(id, text, options) {
+  if (!worker && worker !== false) startWorker();
   if (!worker) return Promise.resolve(checkHere(text, options));
   return new Promise((done) => {
     waiting.set(id, done);
@@ -217,17 +247,53 @@ function checkHere(text, options) {
   try {
     const result = checkBundle(text, options);
     const bundle = JSON.parse(text);
-    return { result, bundle, digests: bundle.sources.map((s) => digestText(s.content)) };
+    return { result, bundle };
   } catch (e) {
     return { error: { message: String(e?.message ?? e), code: e?.code, issues: Array.isArray(e?.issues) ? e.issues : undefined } };
   }
 }
 
-function show(bundle, result, digests) {
-  const { assessment, artifact, render_error: renderError } = result;
+/** Resolves after the next frame is painted (at once in a hidden tab, which paints none). */
+const painted = () => new Promise((done) => (document.hidden ? setTimeout(done) : requestAnimationFrame(() => setTimeout(done))));
+
+/**
+ * Shows a result: the verdict first (the overview, painted before anything else is made),
+ * then the claims, the sources and the artifact (`rendered()`'s when the result was checked
+ * without one), then its preview; `body[data-shown]` once all of it is there. Stops when a
+ * newer check started meanwhile.
+ */
+async function show(bundle, result, digests, id, rendered) {
+  const { assessment } = result;
+  const badge = $("badge");
+  badge.className = `badge s-${assessment.status}`;
+  badge.textContent = W.status[assessment.status] ?? assessment.status;
+  $("meaning").textContent = W.meaning[assessment.status] ?? "";
+  $("report-title").textContent = vis(bundle.report.title);
+  $("report-digest").textContent = assessment.report_digest;
+  const counts = {};
+  for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
+  $("counts").replaceChildren(
+    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: W.state[s] }), ` ${counts[s]}`)),
+  );
+
+  // The reviews the checker refused (part of the overview), and those it counted (see countedReviews).
+  const { counted: reviews, refused } = countedReviews(bundle.reviews ?? [], assessment.issues);
+  showRefused(refused);
+  $("overview").hidden = false;
+  $("overview").scrollIntoView({ block: "start" });
+  await painted();
+  if (id !== checks) return;
+  let later = result;
+  try {
+    if (rendered) later = rendered();
+  } catch (e) {
+    later = { render_error: { message: String(e?.message ?? e), code: e?.code } };
+  }
+  const { artifact, render_error: renderError } = later;
+
   const sources = new Map(bundle.sources.map((s, k) => {
     const content = normalize(s.content);
-    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, index: lineIndex(content), digest: digests[k], marks: [] }];
+    return [s.spec.source_id, { ...s, revision: s.revision ?? 1, content, index: lineIndex(content), digest: digests?.[k] ?? digestText(s.content), marks: [] }];
   }));
   passages.clear();
   const issuesByCitation = new Map();
@@ -248,22 +314,7 @@ function show(bundle, result, digests) {
     }
   }
 
-  // Overview.
-  const badge = $("badge");
-  badge.className = `badge s-${assessment.status}`;
-  badge.textContent = W.status[assessment.status] ?? assessment.status;
-  $("meaning").textContent = W.meaning[assessment.status] ?? "";
-  $("report-title").textContent = vis(bundle.report.title);
-  $("report-digest").textContent = assessment.report_digest;
-  const counts = {};
-  for (const s of Object.values(assessment.claims)) counts[s] = (counts[s] ?? 0) + 1;
-  $("counts").replaceChildren(
-    ...STATES.filter((s) => counts[s]).map((s) => el("li", {}, el("span", { class: `badge s-${s}`, text: W.state[s] }), ` ${counts[s]}`)),
-  );
-
-  // Claims, each with the reviews the checker counted (see countedReviews).
-  const { counted: reviews, refused } = countedReviews(bundle.reviews ?? [], assessment.issues);
-  showRefused(refused);
+  // Claims, each with the reviews the checker counted.
   $("claim-list").replaceChildren(
     ...bundle.report.claims.map((claim) => {
       const state = assessment.claims[claim.claim_id];
@@ -313,15 +364,19 @@ function show(bundle, result, digests) {
   if (artifact) {
     $("artifact-text").textContent = artifact.content;
     $("artifact-digest").textContent = artifact.content_digest;
-    renderPreview(artifact.content, $("preview"));
   } else {
     $("artifact-none").textContent = renderError ? W.notRenderedBecause(renderError.message, renderError.code) : W.notRendered;
     $("artifact-text").textContent = "";
-    $("preview").replaceChildren();
   }
+  $("preview").replaceChildren();
   current = artifact;
-  for (const id of ["overview", "claims", "sources", "artifact"]) $(id).hidden = false;
-  $("overview").scrollIntoView({ block: "start" });
+  for (const section of ["claims", "sources", "artifact"]) $(section).hidden = false;
+  if (artifact) {
+    const markdownit = await loadMarkdownIt().catch(() => null);
+    if (id !== checks) return;
+    if (markdownit) renderPreview(markdownit, artifact.content, $("preview"));
+  }
+  document.body.dataset.shown = "true";
 }
 
 /** The reviews the checker counted, by claim, and the issues of those it refused. The
@@ -508,8 +563,21 @@ function explainFocus(citationId) {
 const BLOCK_TAGS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "table", "thead", "tbody", "tr", "th", "td"]);
 const INLINE_TAGS = new Set(["strong", "em", "s"]);
 
-function renderPreview(markdown, container) {
-  const md = window.markdownit({ html: false, linkify: false, typographer: false });
+/** The Markdown library (vendor/markdown-it.min.js), fetched and run when the preview first
+ * needs it or the page is idle, never before a verdict: resolves to it. */
+let markdownIt = null;
+function loadMarkdownIt() {
+  markdownIt ??= new Promise((done, fail) => {
+    const script = el("script", { src: "vendor/markdown-it.min.js" });
+    script.addEventListener("load", () => (window.markdownit ? done(window.markdownit) : fail(new Error("markdown-it did not load"))));
+    script.addEventListener("error", () => fail(new Error("markdown-it did not load")));
+    document.head.append(script);
+  });
+  return markdownIt;
+}
+
+function renderPreview(markdownit, markdown, container) {
+  const md = markdownit({ html: false, linkify: false, typographer: false });
   const tokens = md.parse(markdown, {});
   const stack = [container];
   container.replaceChildren();
@@ -647,6 +715,7 @@ function requestAndResponse(texts) {
 
 
 async function importAnthropic(files) {
+  await ready;
   const texts = [];
   for (const file of files) {
     const text = await readFile(file);
@@ -690,15 +759,20 @@ function wireLang() {
   });
 }
 
+// Everything is wired at once: a bundle given before the module is ready is checked as soon
+// as it is (a file chosen before this script ran too).
 applyLang();
 $("loading").textContent = W.loading;
-// The module is compiled once (from the preloaded .wasm) and shared with the check's worker.
-wasmModule = await WebAssembly.compileStreaming(fetch(new URL("pkg/evidence_check_bg.wasm", import.meta.url)));
-await init({ module_or_path: wasmModule });
-setUpPolicy();
-applyLang();
 wire();
 wireImporters();
 wireLang();
-$("loading").textContent = W.ready;
+policyChosen = [...$("policy").options].some((o) => o.selected !== o.defaultSelected);
+$("policy").addEventListener("change", () => (policyChosen = true));
+if ($("file").files?.[0]) $("file").dispatchEvent(new Event("change"));
+await ready;
+// A check waiting for the module runs first; the selector is set up in the next task.
+await new Promise((done) => setTimeout(done));
+setUpPolicy();
+if ($("loading").textContent === W.loading) $("loading").textContent = W.ready;
 document.body.dataset.ready = "true";
+(window.requestIdleCallback ?? setTimeout)(() => loadMarkdownIt().catch(() => {}));

@@ -1,13 +1,15 @@
-// The check, off the page's thread: the page posts the compiled module once, then bundle
-// texts with their options; each answer is the result, the parsed bundle and each
+// The check, off the page's thread: the page posts the compiled module once (the worker
+// starts before the module is ready, so a check may arrive first and waits for it), then
+// bundle texts with their options; each answer is the result, the parsed bundle and each
 // source's digest, or the error's message, code and issues. Nothing here touches the DOM.
 import init, { checkBundle, digestText } from "./pkg/evidence_check.js";
 
-let ready = null;
+let instantiate;
+const ready = new Promise((done) => (instantiate = done));
 
 self.onmessage = async ({ data }) => {
   if (data.module) {
-    ready = init({ module_or_path: data.module });
+    instantiate(init({ module_or_path: data.module }));
     return;
   }
   const { id, text, options } = data;

@@ -56,7 +56,7 @@ const marks = (page) =>
 test("the example: badge, claim states, highlighted passages, artifact", async () => {
   const { page, errors } = await open();
   await page.click("#load-example");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "partial");
   assert.equal(await page.textContent("#meaning"), "Every citation holds, but the report has gaps, or a claim is insufficient, contradicted or disputed.");
   assert.deepEqual(await claimStates(page), { claim_a: "supported", claim_b: "supported", choice: "supported" });
@@ -114,7 +114,7 @@ async function assertInert(page) {
     a: [...document.querySelectorAll("a")].map((a) => a.getAttribute("href")),
   }));
   assert.deepEqual(found.img, 0);
-  assert.deepEqual(found.script, ["vendor/markdown-it.min.js", "app.js"]);
+  assert.deepEqual(found.script.sort(), ["app.js", "vendor/markdown-it.min.js"]); // markdown-it: added by app.js for the preview
   for (const href of found.a) assert.match(href, /^#source-\d+$/, `unexpected link ${href}`);
   return found;
 }
@@ -122,7 +122,7 @@ async function assertInert(page) {
 test("a hostile bundle: tampered quote, stale revision, injection payloads stay text", async () => {
   const { page, errors } = await open();
   await paste(page, hostile({ broken: true }));
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "invalid");
   assert.deepEqual(await claimStates(page), { k_payload: "pending review", k_tool: "pending review", k_tampered: "invalid", k_stale: "invalid", k_moved: "invalid" });
   assert.equal(await page.textContent("#report-title"), `Report ${PAYLOAD}`);
@@ -150,7 +150,7 @@ test("a hostile bundle: tampered quote, stale revision, injection payloads stay 
 test("the same payloads in a valid report render an inert artifact preview", async () => {
   const { page, errors } = await open();
   await paste(page, hostile({ broken: false }));
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "partial");
   const found = await assertInert(page);
   assert.deepEqual(found.a, ["#source-1", "#source-2"], "only the artifact's own citation links");
@@ -174,7 +174,7 @@ test("invisible characters are marked as ⟦U+XXXX⟧ where the page shows repor
     { claim_id: "k2", text: `Fine 👍\uFE0F but ${smuggled}\u2800`, kind: "fact" },
   ] } };
   await paste(page, bundle);
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("[data-claim=k1] .claim-text"), "It costs ⟦U+202E⟧46⟦U+202C⟧.");
   assert.equal(await page.textContent("[data-claim=k2] .claim-text"), "Fine 👍\uFE0F but 👍⟦U+E0131⟧⟦U+E0142⟧⟦U+2800⟧");
   assert.deepEqual(await marks(page), { s: ["Price ⟦U+202E⟧46⟦U+202C⟧ dollars."] });
@@ -207,7 +207,7 @@ test("a malformed file and a contract error show every violation with its path",
 test("phone width: nothing overflows sideways", async () => {
   const { page } = await open({ width: 390, height: 844 });
   await page.click("#load-example");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   await page.screenshot({ path: join(ROOT, "target", "www-phone.png"), fullPage: true });
@@ -255,7 +255,7 @@ test("in Chromium: the schema and the web-annotation round trip equal Node's", a
 test("an error always replaces the previous result, and a huge violation list is capped", async () => {
   const { page, errors } = await open();
   await page.click("#load-example");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   // 70,000 empty claims: about 211 KB of JSON and 210,000 violations.
   const bundle = readJson("examples", "demo.bundle.json");
   bundle.report.claims = Array.from({ length: 70000 }, () => ({}));
@@ -270,7 +270,7 @@ test("an error always replaces the previous result, and a huge violation list is
   assert.match(await page.textContent("#errors-summary"), /^the pasted JSON: /);
   // A good bundle brings the result back and hides the errors; a bad one hides it again.
   await page.click("#load-example");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.isHidden("#errors"), true);
   await paste(page, "{ not json");
   await page.waitForSelector("#errors:not([hidden])");
@@ -294,7 +294,7 @@ test("served without a header (a static host), the page's own Content-Security-P
   assert.match(meta, /script-src 'self' 'wasm-unsafe-eval'/);
   // The page still works under it (wasm needs 'wasm-unsafe-eval') …
   await page.click("#load-example");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "partial");
   // … and an injected inline script does not run.
   const ran = await page.evaluate(() => {
@@ -345,7 +345,7 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   const fixture = (name) => ({ name, mimeType: "application/json", buffer: readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", name)) });
   // The order of the files does not matter: the request is the one with messages.
   await page.setInputFiles("#anthropic-files", [fixture("response.json"), fixture("request.json")]);
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "needs review");
   assert.deepEqual(await claimStates(page), { "claim-0": "pending review", "claim-1": "pending review", "claim-2": "pending review", "claim-3": "pending review", "claim-4": "pending review" });
   assert.deepEqual(await marks(page), {
@@ -380,9 +380,45 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   assert.match(summary, /--policy documents/);
   await page.selectOption("#policy", "documents");
   await page.click("#check");
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.isHidden("#errors"), true);
   assert.equal(await page.textContent("#badge"), "invalid", "the bigger plan_b has another digest: checked, not refused");
+});
+
+test("a file and a policy given before the module is ready: checked as soon as it is, under that policy", async () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.sources[1].content += "\n" + "padding line\n".repeat(2400);
+  // One visit per policy: whichever is the library's default, the other one is a choice the
+  // page must keep (documents checks the 30 KB source, reference refuses it).
+  for (const [policy, shown] of [["documents", "body[data-shown]"], ["reference", "#errors:not([hidden])"]]) {
+    const context = await browser.newContext();
+    // At DOMContentLoaded the page's script has run and the .wasm is still compiling.
+    await context.addInitScript(({ policy, text }) => {
+      document.addEventListener("DOMContentLoaded", () => {
+        window.__readyAtDcl = document.body.dataset.ready === "true";
+        const select = document.getElementById("policy");
+        select.value = policy;
+        select.dispatchEvent(new Event("change"));
+        const files = new DataTransfer();
+        files.items.add(new File([text], "early.json", { type: "application/json" }));
+        const input = document.getElementById("file");
+        input.files = files.files;
+        input.dispatchEvent(new Event("change"));
+      }, { once: true });
+    }, { policy, text: JSON.stringify(bundle) });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(server.url);
+    await page.waitForSelector(shown);
+    await page.waitForSelector("body[data-ready=true]");
+    assert.equal(await page.evaluate(() => window.__readyAtDcl), false, "the file came before the module was ready");
+    if (policy === "documents") assert.equal(await page.textContent("#badge"), "invalid", "checked under documents");
+    else assert.match(await page.textContent("#errors-summary"), /over the byte limit/);
+    assert.equal(await page.inputValue("#policy"), policy, "the choice is kept");
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 /** The example with its three reviews and three the checker refuses, each of them
@@ -409,7 +445,7 @@ test("a claim card shows only the reviews the checker counted", async () => {
   const { page, errors } = await open();
   const bundle = refusedReviewsBundle();
   await paste(page, bundle);
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   // The checker counts the first review of claim_a and of claim_b and none of choice.
   const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
   assert.deepEqual(node.assessment.claims, { claim_a: "supported", claim_b: "supported", choice: "pending_review" });
@@ -428,7 +464,7 @@ test("refused reviews are listed with their code, index and reason", async () =>
   const { page, errors } = await open();
   const bundle = refusedReviewsBundle();
   await paste(page, bundle);
-  await page.waitForSelector("#overview:not([hidden])");
+  await page.waitForSelector("body[data-shown]");
   const node = ec.checkBundle(JSON.stringify(bundle), { lang: PAGE_LANG });
   const expected = node.assessment.issues.filter((i) => i.citation_id === null);
   assert.deepEqual(expected.map((i) => [i.code, i.review_index, i.claim_id]), [
@@ -470,7 +506,7 @@ test("the page follows the browser's language, switches between English and Chin
   assert.equal(await zh.inputValue("#lang"), "zh");
   assert.equal(await zh.textContent("#load-example"), "载入示例");
   await zh.click("#load-example");
-  await zh.waitForSelector("#overview:not([hidden])");
+  await zh.waitForSelector("body[data-shown]");
   assert.equal(await zh.textContent("#badge"), "部分成立");
   assert.deepEqual(await claimStates(zh), { claim_a: "审阅认为支持", claim_b: "审阅认为支持", choice: "审阅认为支持" });
   assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "zh" }).artifact.content));
@@ -486,7 +522,7 @@ test("the page follows the browser's language, switches between English and Chin
   await zh.waitForFunction((first) => document.querySelector("#errors:not([hidden]) #errors-list li")?.textContent === first, violations("en")[0]);
   assert.deepEqual(await errorItems(zh), violations("en"));
   await zh.click("#load-example");
-  await zh.waitForSelector("#overview:not([hidden])");
+  await zh.waitForSelector("body[data-shown]");
   assert.equal(stripClock(await zh.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
   assert.deepEqual(errors, []);
 
@@ -494,7 +530,7 @@ test("the page follows the browser's language, switches between English and Chin
   const { page: de } = await open(undefined, "de-DE");
   assert.equal(await de.getAttribute("html", "lang"), "en");
   await de.click("#load-example");
-  await de.waitForSelector("#overview:not([hidden])");
+  await de.waitForSelector("body[data-shown]");
   assert.equal(await de.textContent("#badge"), "partial");
   assert.equal(stripClock(await de.textContent("#artifact-text")), stripClock(ec.checkBundle(example, { lang: "en" }).artifact.content));
 
@@ -548,6 +584,7 @@ test("a large source: the check runs off the page's thread and only the lines in
     setTimeout(() => seen.push("timer"), 0);
   }));
   assert.deepEqual(order, ["clicked", "timer", "verdict"]);
+  await page.waitForSelector("body[data-shown]");
   assert.equal(await page.textContent("#badge"), "partial");
   assert.equal(node.assessment.status, "partial");
   assert.deepEqual(await claimStates(page), { claim_a: "pending review", claim_b: "pending review", choice: "pending review", far: "pending review" });

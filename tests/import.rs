@@ -19,6 +19,7 @@ fn options() -> AnthropicOptions {
         source_ids: Vec::new(),
         fetched_at: Some("2026-11-29T00:00:00+00:00".into()),
         uncited_as_gaps: false,
+        policy: Policy::reference(),
     }
 }
 fn check(bundle: &Bundle) -> BundleResult {
@@ -159,7 +160,8 @@ fn many_citations(lines: usize) -> (Value, Value) {
 
 #[test]
 fn each_citation_costs_a_lookup_not_a_walk_of_its_document() {
-    let o = options();
+    let mut o = options();
+    o.policy = Policy::documents();
     // Offset lookups (characters read and search steps) of n citations over n lines, and
     // of 2n over 2n lines: twice as many, not four times.
     let steps = |lines: usize| {
@@ -176,6 +178,22 @@ fn each_citation_costs_a_lookup_not_a_walk_of_its_document() {
     let (a, b) = (steps(2000), steps(4000));
     let ratio = b as f64 / a as f64;
     assert!(ratio <= 2.2, "doubling the citations and the document multiplied the steps by {ratio:.2} ({a} -> {b})");
+}
+
+#[test]
+fn a_response_with_more_citations_than_the_policy_allows_is_refused_before_any_is_read() {
+    let (request, response) = many_citations(49);
+    let e = from_anthropic_message(&request, &response, &options()).unwrap_err();
+    assert_eq!(e.violations.len(), 1);
+    let v = &e.violations[0];
+    assert_eq!((v.path.as_str(), v.code.code()), ("/response/content", "too_long"));
+    assert!(v.message.starts_with("the response has 49 citations, over the limit of 48 citations a response (max_response_citations); raise it"), "{}", v.message);
+    let (request, response) = many_citations(48);
+    assert!(from_anthropic_message(&request, &response, &options()).is_ok());
+    let mut o = options();
+    o.policy = Policy::documents();
+    let (request, response) = many_citations(49);
+    assert!(from_anthropic_message(&request, &response, &o).is_ok());
 }
 
 #[test]

@@ -461,7 +461,12 @@ scope_id: IdRule,
 /**
  * Code points of a review's note.
  */
-max_note_chars: number, };
+max_note_chars: number, 
+/**
+ * Citations in one model response an importer reads (Anthropic's Messages API):
+ * a response with more is refused before its citations are read.
+ */
+max_response_citations: number, };
 /**
  * A frozen document: an item card.
  */

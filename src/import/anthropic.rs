@@ -15,7 +15,8 @@
 //! `page_location` (PDF pages) is refused: PDF text is not ours to extract.
 //!
 //! Each document is indexed once ([`TextIndex`]: code points, UTF-16 units, CRLF pairs):
-//! a citation costs a lookup, never a walk of its document.
+//! a citation costs a lookup, never a walk of its document. A response with more
+//! citations than the policy's `max_response_citations` is refused before any is read.
 
 use serde_json::{Map, Value};
 
@@ -26,8 +27,9 @@ use crate::json::{join, join_index};
 use crate::contract::Checker;
 use crate::contract::{Citation, Claim, ClaimKind, Report, Scope, SourceKind, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, sha256_hex};
-use crate::error::{ContractError, ViolationCode};
+use crate::error::{ContractError, Violation, ViolationCode};
 use crate::import::ImportNote;
+use crate::policy::Policy;
 
 /// What the blocks of a content document are joined with: nothing, because Anthropic's
 /// `cited_text` of a block range is "the full text of the cited block range, concatenated".
@@ -45,6 +47,8 @@ pub struct AnthropicOptions {
     pub fetched_at: Option<String>,
     /// Keep the uncited text blocks of the response as the report's gaps.
     pub uncited_as_gaps: bool,
+    /// The limits: `max_response_citations` bounds the citations read.
+    pub policy: Policy,
 }
 
 /// One document of the request.
@@ -161,6 +165,14 @@ pub(crate) fn normalized_range(raw: &str, index: &TextIndex, (s, e): (usize, usi
     (at(s, true), at(e, false))
 }
 
+/// The citations of the response's text blocks, counted without reading them.
+fn citation_count(blocks: &[Value]) -> usize {
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .map(|b| b.get("citations").and_then(Value::as_array).map_or(0, Vec::len))
+        .sum()
+}
 
 /// Block range `[start, end)` of a content document (`starts`: each block's code-point
 /// start, then the end) as the code-point range of its blocks' text, and whether the
@@ -228,6 +240,16 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
             &[]
         }
     };
+    let cited = citation_count(blocks);
+    let limit = options.policy.max_response_citations;
+    if cited > limit {
+        let mut message = format!("the response has {cited} citations, over the limit of {limit} citations a response (max_response_citations)");
+        if !options.policy.reference_messages {
+            message = format!("{message}; {}", crate::error::how_to_raise("max_response_citations", crate::error::Lang::En));
+        }
+        let violations = vec![Violation { path: "/response/content".into(), code: ViolationCode::TooLong, message }];
+        return Err(ContractError { subject: "anthropic_message", violations });
+    }
     let mut next_citation = 0usize;
     for (b, block) in blocks.iter().enumerate() {
         if block.get("type").and_then(Value::as_str) != Some("text") {

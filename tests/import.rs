@@ -244,3 +244,18 @@ fn a_range_that_starts_or_ends_inside_a_crlf_holds_its_text() {
     assert!(units(&bundle).iter().all(|(_, u)| u != "unmatched"), "{:?}", units(&bundle));
     assert!(check(&bundle).assessment.issues.is_empty(), "{:?}", codes(&check(&bundle)));
 }
+
+#[test]
+fn uncited_punctuation_and_whitespace_are_no_gaps() {
+    let request = json!({"messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "Grass is green."}}]}]});
+    let cited = json!({"type": "text", "text": "Grass is green", "citations": [
+        {"type": "char_location", "cited_text": "Grass is green.", "document_index": 0, "start_char_index": 0, "end_char_index": 15}]});
+    let uncited = [".", " ", "\n\n", ", — ", "…", "!?", "。", "、", "* ", "🙂", "and", "草是绿的", "Note 2"];
+    let mut blocks = vec![cited];
+    blocks.extend(uncited.iter().map(|t| json!({"type": "text", "text": t})));
+    let mut o = options();
+    o.uncited_as_gaps = true;
+    let bundle = from_anthropic_message(&request, &json!({"content": blocks}), &o).unwrap();
+    assert_eq!(bundle.report.gaps, vec!["and", "草是绿的", "Note 2"]);
+}

@@ -258,7 +258,9 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
         let text = block.get("text").and_then(Value::as_str).unwrap_or("");
         let cites = block.get("citations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         if cites.is_empty() {
-            if options.uncited_as_gaps && !crate::rules::is_blank(text) {
+            // A gap says something: text with no letter or digit (punctuation, spaces,
+            // symbols between the cited blocks) is none.
+            if options.uncited_as_gaps && !crate::rules::is_blank(text) && text.chars().any(char::is_alphanumeric) {
                 gaps.push(text.trim().to_owned());
             }
             continue;

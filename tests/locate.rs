@@ -224,3 +224,47 @@ fn a_quote_mismatch_shows_the_text_at_the_range_and_a_loose_match() {
     let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
     assert_eq!(d.text_at_range.unwrap(), "y⟦U+202E⟧");
 }
+
+#[test]
+fn a_source_without_a_current_revision_gets_the_precise_code() {
+    let mut st = store(&[("a", "alpha beta"), ("gone", "gamma")]);
+    st.remove(&scope(), "gone").unwrap();
+    let draft = json!({"title": "D", "claims": [
+        {"claim_id": "k1", "text": "t", "kind": "fact", "citations": [{"source_id": "nowhere", "quote": "alpha"}]},
+        {"claim_id": "k2", "text": "t", "kind": "fact", "citations": [{"source_id": "gone", "quote": "gamma"}]},
+        {"claim_id": "k3", "text": "t", "kind": "fact", "citations": [{"source_id": "a", "quote": "alpha"}]}
+    ]});
+    let other = Scope { tenant_id: "t".into(), user_id: "other".into() };
+    let codes = |st: &EvidenceStore, scope: &Scope| -> Vec<(String, &'static str, String)> {
+        let r = locate_citations(scope, &draft, st, Whitespace::Exact, Lang::En, &Limits::default()).unwrap();
+        r.issues.iter().map(|i| (i.claim_id.clone(), i.code, i.message.clone())).collect()
+    };
+    let found = codes(&st, &scope());
+    let short: Vec<(&str, &str)> = found.iter().map(|(c, k, _)| (c.as_str(), *k)).collect();
+    assert_eq!(short, [("k1", "source_not_in_scope"), ("k2", "source_removed")]);
+    assert!(found[0].2.contains("nowhere"), "{}", found[0].2);
+    let short: Vec<(String, &str)> = codes(&st, &other).into_iter().map(|(c, k, _)| (c, k)).collect();
+    assert_eq!(short, [("k1".to_string(), "source_not_in_scope"), ("k2".to_string(), "source_not_ingested"), ("k3".to_string(), "source_not_ingested")]);
+    // compat "reference": the reference's one code.
+    let specs: Vec<SourceSpec> = ["a", "gone"].iter().map(|id| SourceSpec::from_value(&json!({"source_id": id, "title": "T", "locator": "fixture:x", "filename": format!("{id}.md"), "kind": "fixture"})).unwrap()).collect();
+    let policy = evidence_check::policy::Policy::reference().with_reference_messages(true);
+    let reference = EvidenceStore::with_policy(specs, policy, Clock::fixed("2026-11-29T00:00:00+00:00").unwrap()).unwrap();
+    let short: Vec<&str> = codes(&reference, &scope()).into_iter().map(|(_, k, _)| k).collect();
+    assert_eq!(short, ["ref_unavailable", "ref_unavailable", "ref_unavailable"]);
+}
+
+#[test]
+fn a_located_bundle_keeps_the_precise_code_of_an_uncatalogued_source() {
+    use evidence_check::bundle::{check_bundle, Bundle, BundleOptions};
+    use evidence_check::import::quotes::locate_bundle;
+    let mut draft = unlocated_draft();
+    draft["report"]["claims"][0]["citations"][0]["source_id"] = json!("elsewhere");
+    let mut options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
+    options.lang = Lang::En;
+    let found = locate_bundle(&draft, &options, Whitespace::Exact).unwrap();
+    assert_eq!(found.issues[0].code, "source_not_in_scope");
+    let bundle = Bundle::from_json(&serde_json::to_string(&found.bundle).unwrap()).unwrap();
+    let issue = check_bundle(&bundle, &options).unwrap().assessment.issues.remove(0);
+    assert_eq!((issue.claim_id.as_str(), issue.code), ("c1", "source_not_in_scope"));
+    assert_eq!(issue.message, "cited text not found in source elsewhere: the catalogue has no such source");
+}

@@ -241,9 +241,10 @@ whitespace?: Whitespace,
  */
 claim_id?: string, 
 /**
- * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+ * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `source_not_in_scope`,
+ * `source_not_ingested`, `source_removed`, `ref_unavailable`).
  */
-code?: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", 
+code?: "quote_not_found" | "quote_ambiguous" | "source_not_in_scope" | "source_not_ingested" | "source_removed" | "ref_unavailable", 
 /**
  * An unlocated quote: the draft's quote, as given.
  */
@@ -301,9 +302,11 @@ citation_id: string | null, source_id: string,
  */
 quote: string, 
 /**
- * `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
+ * `quote_not_found`, `quote_ambiguous`, or why the source has no current snapshot in
+ * the scope: `source_not_in_scope` (not catalogued), `source_not_ingested`,
+ * `source_removed` (`ref_unavailable` for all three under `compat: "reference"`).
  */
-code: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", message: string, 
+code: "quote_not_found" | "quote_ambiguous" | "source_not_in_scope" | "source_not_ingested" | "source_removed" | "ref_unavailable", message: string, 
 /**
  * How many times the quote occurs (after context filtering for an ambiguity).
  */

@@ -268,3 +268,38 @@ fn a_located_bundle_keeps_the_precise_code_of_an_uncatalogued_source() {
     assert_eq!((issue.claim_id.as_str(), issue.code), ("c1", "source_not_in_scope"));
     assert_eq!(issue.message, "cited text not found in source elsewhere: the catalogue has no such source");
 }
+
+#[test]
+fn a_draft_checked_before_locate_says_once_how_many_citations_have_no_range() {
+    use evidence_check::bundle::Bundle;
+    use evidence_check::error::Coded;
+    let text = serde_json::to_string(&unlocated_draft()).unwrap();
+    let e = Bundle::from_json(&text).unwrap_err();
+    let v: Vec<(&str, &str)> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code())).collect();
+    assert_eq!(v, [("/report/claims/0/citations/0", "quote_only_citations")], "{:?}", e.violations);
+    let en = "3 citations have no range: run `evidence-check locate` first: /report/claims/0/citations/0 (x1), /report/claims/1/citations/0, /report/claims/2/citations/0";
+    assert_eq!(e.violations[0].message, en);
+    let (_, zh) = e.issues(Lang::Zh).unwrap();
+    assert_eq!(zh[0].message, "3 条引用没有区间:请先运行 `evidence-check locate`:/report/claims/0/citations/0 (x1), /report/claims/1/citations/0, /report/claims/2/citations/0");
+    assert!(Coded::message(&e, Lang::En).contains("3 citations have no range"), "{}", Coded::message(&e, Lang::En));
+    // Other violations are still listed, after it; past five subjects the rest are counted.
+    let mut draft = unlocated_draft();
+    let claims = draft["report"]["claims"].as_array_mut().unwrap();
+    for k in 0..4 {
+        claims.push(json!({"claim_id": format!("more{k}"), "text": "t", "kind": "fact", "citations": [{"source_id": "s", "quote": "alpha"}]}));
+    }
+    claims[0]["kind"] = json!("guess");
+    let e = Bundle::from_json(&serde_json::to_string(&draft).unwrap()).unwrap_err();
+    let v: Vec<(&str, &str)> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code())).collect();
+    assert_eq!(v, [("/report/claims/0/citations/0", "quote_only_citations"), ("/report/claims/0/kind", "not_allowed")]);
+    assert!(e.violations[0].message.starts_with("7 citations have no range"), "{}", e.violations[0].message);
+    assert!(e.violations[0].message.ends_with("/report/claims/4/citations/0, and 2 more"), "{}", e.violations[0].message);
+    // One citation; and under compat "reference", each field as the reference lists it.
+    let one = json!({"source_id": "s", "quote": "alpha"});
+    let e = <evidence_check::contract::Citation as Contract>::from_value(&one).unwrap_err();
+    assert_eq!(e.violations[0].message, "1 citation has no range: run `evidence-check locate` first: /");
+    let reference = Limits::default().with_reference_messages(true);
+    let e = Bundle::from_json_with(&text, &reference).unwrap_err();
+    assert_eq!(e.violations.len(), 14, "{:?}", e.violations);
+    assert!(e.violations.iter().all(|v| v.code.code() != "quote_only_citations"));
+}

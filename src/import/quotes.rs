@@ -109,7 +109,7 @@ struct Draft {
 
 fn draft_citation(c: &mut Checker, v: &Value, path: &str) -> Option<Draft> {
     let before = c.count();
-    let m: &Map<String, Value> = c.object(v, path, &["citation_id", "source_id", "quote", "prefix", "suffix", "occurrence"])?;
+    let m: &Map<String, Value> = c.object(v, path, crate::contract::DRAFT_CITATION_FIELDS)?;
     let citation_id = m.get("citation_id").map(|v| c.string(v, &join(path, "citation_id"), &IDENTIFIER));
     let source_id = c.string_field(m, path, "source_id", &IDENTIFIER);
     let quote = c.string_field(m, path, "quote", &crate::contract::QUOTE_RULE);

@@ -393,10 +393,16 @@ impl EvidenceStore {
         citation_checked(citation_id, source_ref, found.start, found.end, found.text, &self.policy)
     }
 
+    /// The current snapshot of a source in a scope, or why there is none
+    /// (`source_not_in_scope`, `source_not_ingested`, `source_removed`).
+    pub fn current_snapshot(&self, scope: &Scope, source_id: &str) -> Result<&Arc<Snapshot>, StoreError> {
+        self.ensure_open()?;
+        self.current(scope, source_id).ok_or_else(|| self.no_current(source_id, self.slot(scope, source_id).is_some(), None))
+    }
+
     /// Locates `selector` in the current snapshot of a source (whatever its revision).
     pub fn locate_current(&self, scope: &Scope, source_id: &str, selector: &Selector, options: LocateOptions) -> Result<(&Arc<Snapshot>, Located), StoreError> {
-        self.ensure_open()?;
-        let snapshot = self.current(scope, source_id).ok_or_else(|| self.no_current(source_id, self.slot(scope, source_id).is_some(), None))?;
+        let snapshot = self.current_snapshot(scope, source_id)?;
         let found = locate(source_id, &snapshot.index, &snapshot.content, selector, options)?;
         Ok((snapshot, found))
     }

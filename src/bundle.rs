@@ -374,10 +374,7 @@ impl crate::error::Coded for BundleError {
             Self::Contract(c) => Coded::message(c, lang),
             Self::Store { path, error } => format!("{} ({path})", Coded::message(error, lang)),
             Self::Review(k) => format!("{} (/reviews)", k.message_in(lang)),
-            Self::ReviewDetailed(k, d) => {
-                let at = d.review_index.map_or_else(|| "/reviews".to_owned(), |i| format!("/reviews/{i}"));
-                format!("{} ({at})", d.message(k.message_in(lang), lang))
-            }
+            Self::ReviewDetailed(k, d) => crate::assess::review_refusal_message(*k, d, lang),
         }
     }
     fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {

@@ -305,9 +305,44 @@ pub fn assess(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[
 
 /// [`check_opts`]'s assessment with its issues' messages in a language.
 pub fn assess_in(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], options: CheckOptions<'_>, lang: crate::error::Lang) -> Result<Assessment, ReviewErrorKind> {
-    let mut a = check_opts(scope, report, store, reviews, options)?.assessment;
+    assess_detailed_in(scope, report, store, reviews, options, lang).map_err(|r| r.kind)
+}
+
+/// [`assess_in`], a refusal with its subject ([`ReviewRefusal`]).
+pub fn assess_detailed_in(scope: &Scope, report: &Report, store: &EvidenceStore, reviews: &[Review], options: CheckOptions<'_>, lang: crate::error::Lang) -> Result<Assessment, ReviewRefusal> {
+    let mut a = check_detailed(scope, report, store, reviews, options).map_err(|(kind, detail)| ReviewRefusal { kind, detail })?.assessment;
     a.localize(lang);
     Ok(a)
+}
+
+/// A [`ReviewFailure`] as an error: `review_target_missing` names the review's index and
+/// its claim in the message (with the path `/reviews/INDEX`) and as `detail`; without a
+/// subject (under `compat: "reference"`) it is the kind's message alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRefusal {
+    pub kind: ReviewErrorKind,
+    pub detail: Option<Box<crate::error::Detail>>,
+}
+
+/// The message of a refusal of the reviews with its subject, at `/reviews/INDEX`.
+pub fn review_refusal_message(kind: ReviewErrorKind, detail: &crate::error::Detail, lang: crate::error::Lang) -> String {
+    let at = detail.review_index.map_or_else(|| "/reviews".to_owned(), |i| format!("/reviews/{i}"));
+    format!("{} ({at})", detail.message(kind.message_in(lang), lang))
+}
+
+impl crate::error::Coded for ReviewRefusal {
+    fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        match &self.detail {
+            Some(d) => review_refusal_message(self.kind, d, lang),
+            None => self.kind.message_in(lang).to_owned(),
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, serde_json::Value)> {
+        self.detail.as_ref().and_then(|d| serde_json::to_value(&**d).ok()).map(|v| vec![("detail", v)]).unwrap_or_default()
+    }
 }
 
 /// [`assess`], keeping what rendering needs.

@@ -304,6 +304,12 @@ pub fn unlocated_message(code: &str, source_id: &str, lang: crate::error::Lang) 
         ("quote_ambiguous", Lang::Zh) => format!("来源 {source_id} 中引文出现多次,引用未能定位(请给出前后文或第几处)"),
         ("ref_unavailable", Lang::En) => format!("cited text not found in source {source_id}: the source has no current revision in this scope"),
         ("ref_unavailable", Lang::Zh) => format!("来源 {source_id} 中未找到引文:此范围内没有它的当前版本"),
+        ("source_not_in_scope", Lang::En) => format!("cited text not found in source {source_id}: the catalogue has no such source"),
+        ("source_not_in_scope", Lang::Zh) => format!("来源 {source_id} 中未找到引文:目录中没有这个来源"),
+        ("source_not_ingested", Lang::En) => format!("cited text not found in source {source_id}: the source was never ingested in this scope"),
+        ("source_not_ingested", Lang::Zh) => format!("来源 {source_id} 中未找到引文:此范围内从未摄入该来源"),
+        ("source_removed", Lang::En) => format!("cited text not found in source {source_id}: the source was removed in this scope"),
+        ("source_removed", Lang::Zh) => format!("来源 {source_id} 中未找到引文:此范围内该来源已被移除"),
         (_, Lang::En) => format!("cited text not found in source {source_id}: the citation was not located"),
         (_, Lang::Zh) => format!("来源 {source_id} 中未找到引文:引用未能定位"),
     }
@@ -368,10 +374,7 @@ impl crate::error::Coded for BundleError {
             Self::Contract(c) => Coded::message(c, lang),
             Self::Store { path, error } => format!("{} ({path})", Coded::message(error, lang)),
             Self::Review(k) => format!("{} (/reviews)", k.message_in(lang)),
-            Self::ReviewDetailed(k, d) => {
-                let at = d.review_index.map_or_else(|| "/reviews".to_owned(), |i| format!("/reviews/{i}"));
-                format!("{} ({at})", d.message(k.message_in(lang), lang))
-            }
+            Self::ReviewDetailed(k, d) => crate::assess::review_refusal_message(*k, d, lang),
         }
     }
     fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
@@ -453,7 +456,14 @@ pub mod note_rule {
     ];
     pub const WHITESPACE: [(&str, &str); 2] = [("exact", "exact"), ("loose", "loose")];
     /// Why a quote was not located (an unlocated citation's note).
-    pub const UNLOCATED: [(&str, &str); 3] = [("quote_not_found", "quote_not_found"), ("quote_ambiguous", "quote_ambiguous"), ("ref_unavailable", "ref_unavailable")];
+    pub const UNLOCATED: [(&str, &str); 6] = [
+        ("quote_not_found", "quote_not_found"),
+        ("quote_ambiguous", "quote_ambiguous"),
+        ("source_not_in_scope", "source_not_in_scope"),
+        ("source_not_ingested", "source_not_ingested"),
+        ("source_removed", "source_removed"),
+        ("ref_unavailable", "ref_unavailable"),
+    ];
     pub const SEPARATOR: StrRule = sized(0, 16);
 
     /// A note names exactly one citation or one source.
@@ -496,9 +506,10 @@ pub struct ImportNote {
     /// `quote`, and `citation_id` when the draft gave one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim_id: Option<String>,
-    /// An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+    /// An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `source_not_in_scope`,
+    /// `source_not_ingested`, `source_removed`, `ref_unavailable`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "\"quote_not_found\" | \"quote_ambiguous\" | \"ref_unavailable\""))]
+    #[cfg_attr(test, ts(optional, type = "\"quote_not_found\" | \"quote_ambiguous\" | \"source_not_in_scope\" | \"source_not_ingested\" | \"source_removed\" | \"ref_unavailable\""))]
     pub code: Option<String>,
     /// An unlocated quote: the draft's quote, as given.
     #[serde(skip_serializing_if = "Option::is_none")]

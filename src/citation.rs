@@ -19,6 +19,9 @@ pub struct TextIndex {
     newlines: std::sync::OnceLock<Vec<usize>>,
     /// UTF-16 offset of each checkpoint, made on the first conversion from UTF-16.
     utf16: std::sync::OnceLock<Vec<usize>>,
+    /// Code-point offsets of each LF that follows a CR, ascending, made on the first
+    /// mapping into the LF-normalised text.
+    crlf: std::sync::OnceLock<Vec<usize>>,
 }
 
 thread_local! {
@@ -43,7 +46,7 @@ impl TextIndex {
             checkpoints.reserve(text.len() / STRIDE + 1);
             index_code_points(text.as_bytes(), &mut checkpoints)
         };
-        TextIndex { chars, ascii, checkpoints, newlines: std::sync::OnceLock::new(), utf16: std::sync::OnceLock::new() }
+        TextIndex { chars, ascii, checkpoints, newlines: std::sync::OnceLock::new(), utf16: std::sync::OnceLock::new(), crlf: std::sync::OnceLock::new() }
     }
 
     /// Length in code points.
@@ -112,6 +115,23 @@ impl TextIndex {
         }
     }
 
+    /// Where code-point offset `cp` of `text` (the indexed text) falls in the same text
+    /// with each CRLF made one LF (a lone CR stays one character, as
+    /// `digest::normalize_newlines` writes it), read as a range's start (`start`) or its
+    /// end. A start on the LF of a CRLF is the pair's one LF (the range holds it); an end
+    /// there keeps the pair's LF too (the CR it ends after reads as that LF). The CRLF
+    /// offsets are found once per text; each mapping is a binary search.
+    pub fn lf_normalized(&self, text: &str, cp: usize, start: bool) -> usize {
+        let crlf = self.crlf.get_or_init(|| {
+            STEPS.with(|c| c.set(c.get() + text.len() as u64));
+            crlf_offsets(text, self.ascii)
+        });
+        // LFs of pairs before `cp` (and, for a start, the one at `cp`) disappear.
+        let removed = if start { crlf.partition_point(|lf| *lf <= cp) } else { crlf.partition_point(|lf| *lf < cp) };
+        STEPS.with(|c| c.set(c.get() + u64::from(usize::BITS - crlf.len().leading_zeros())));
+        cp - removed
+    }
+
     /// The UTF-16 offset of each checkpoint, in one pass over the text.
     fn utf16_checkpoints(&self, text: &str) -> Vec<usize> {
         let bytes = text.as_bytes();
@@ -152,6 +172,19 @@ impl TextIndex {
         });
         newlines.partition_point(|n| *n < cp) + 1
     }
+}
+
+/// The code-point offset of each LF of `text` that follows a CR, ascending: one pass.
+fn crlf_offsets(text: &str, ascii: bool) -> Vec<usize> {
+    let mut at = (0, 0); // (byte, code point) of the last pair's LF
+    memchr::memmem::find_iter(text.as_bytes(), b"\r\n")
+        .map(|b| {
+            let lf = b + 1;
+            let cp = if ascii { lf } else { at.1 + text.get(at.0..lf).map_or(0, |s| s.chars().count()) };
+            at = (lf, cp);
+            cp
+        })
+        .collect()
 }
 
 /// The high bit of each byte of a 64-bit word.

@@ -43,6 +43,7 @@ pub const EVIDENCE_CODES: &[&[&str]] = &[
     CatalogErrorKind::CODES,
     crate::policy::PolicyError::CODES,
     crate::import::ModelResponseError::CODES,
+    crate::annotation::AnnotationError::CODES,
 ];
 
 /// The codes of the rules of a contract.

@@ -117,6 +117,8 @@ pub enum ViolationCode {
     TooManyValues,
     /// The JSON text starts with a byte order mark (U+FEFF).
     Bom,
+    /// Citations that are still quote-only (a draft's: no range): one violation for all.
+    QuoteOnlyCitations,
 }
 
 impl ViolationCode {
@@ -146,6 +148,7 @@ impl ViolationCode {
             Self::TooManyViolations => "too_many_violations",
             Self::TooManyValues => "too_many_values",
             Self::Bom => "bom",
+            Self::QuoteOnlyCitations => "quote_only_citations",
         }
     }
 
@@ -155,7 +158,7 @@ impl ViolationCode {
         Self::WrongType, Self::TooSmall, Self::TooShort, Self::TooLong, Self::PatternMismatch, Self::NotAllowed,
         Self::EmptyRange, Self::BlankClaim, Self::DuplicateClaimId, Self::DuplicateCitationInClaim, Self::CitationIdConflict,
         Self::DuplicateConflictMember, Self::UnknownConflictMember, Self::DuplicateDocumentId, Self::TooManyViolations,
-        Self::TooManyValues, Self::Bom,
+        Self::TooManyValues, Self::Bom, Self::QuoteOnlyCitations,
     ];
 
     /// Every code, in the order of [`Self::ALL`].
@@ -256,6 +259,11 @@ impl ContractError {
                     v.message = format!("{m}{rest}");
                 }
             }
+            if v.code == ViolationCode::QuoteOnlyCitations {
+                if let Some(m) = quote_only_in(&v.message, lang) {
+                    v.message = m;
+                }
+            }
             if matches!(v.code, ViolationCode::TooLong | ViolationCode::InputTooLarge) {
                 if let Some(m) = raise_hint_in(&v.message, lang) {
                     v.message = m;
@@ -264,6 +272,25 @@ impl ContractError {
         }
         e
     }
+}
+
+/// The one violation of an input whose citations are still quote-only: how many, and
+/// which (`subjects`: their JSON paths, with the draft's citation id when it gave one).
+pub fn quote_only_message(count: usize, subjects: &str, lang: Lang) -> String {
+    match (lang, count) {
+        (Lang::En, 1) => format!("1 citation has no range: run `evidence-check locate` first: {subjects}"),
+        (Lang::En, n) => format!("{n} citations have no range: run `evidence-check locate` first: {subjects}"),
+        (Lang::Zh, n) => format!("{n} 条引用没有区间:请先运行 `evidence-check locate`:{subjects}"),
+    }
+}
+
+/// [`quote_only_message`] in English, as the reader made it, in `lang`.
+fn quote_only_in(message: &str, lang: Lang) -> Option<String> {
+    let digits = message.find(|c: char| !c.is_ascii_digit())?;
+    let count: usize = message.get(..digits)?.parse().ok()?;
+    let (_, subjects) = message.split_once("first: ")?;
+    let en = quote_only_message(count, subjects, Lang::En);
+    (en == message).then(|| quote_only_message(count, subjects, lang))
 }
 
 /// A limit's violation ends with how to raise it, in English as the reader made it

@@ -451,6 +451,7 @@ impl CallOptions {
             source_ids: self.source_ids.clone().unwrap_or_default(),
             fetched_at: self.fetched_at.clone(),
             uncited_as_gaps: self.uncited_as_gaps.unwrap_or(false),
+            policy: self.limits()?,
         })
     }
 

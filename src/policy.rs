@@ -98,6 +98,9 @@ pub struct Policy {
     pub scope_id: IdRule,
     /// Code points of a review's note.
     pub max_note_chars: usize,
+    /// Citations in one model response an importer reads (Anthropic's Messages API):
+    /// a response with more is refused before its citations are read.
+    pub max_response_citations: usize,
     /// `compat: "reference"`: the reference's codes and message texts (`ref_unavailable`,
     /// no subject in messages, reviews that throw). Not a policy field: set by the
     /// `compat` option, kept with the policy so that everything holding it follows it.
@@ -120,7 +123,8 @@ pub const PRESETS: &[&str] = &["reference", "documents"];
 impl Policy {
     /// The design article's values: 16 sources of 24,000 bytes, 12 claims with 4
     /// citations, quotes of 800 code points, an artifact of 8,000 code points and 24,000
-    /// bytes, `kind` fixture or public, `*.md` filenames.
+    /// bytes, `kind` fixture or public, `*.md` filenames; a model response of 48 citations
+    /// (as many as a report holds).
     pub fn reference() -> Policy {
         Policy {
             max_sources: 16,
@@ -140,13 +144,15 @@ impl Policy {
             identifier: IdRule::Reference,
             scope_id: IdRule::Reference,
             max_note_chars: 1000,
+            max_response_citations: 48,
             reference_messages: false,
         }
     }
 
     /// For real documents: 256 sources of 16 MiB, 2,000 claims with 32 citations,
     /// quotes of 20,000 code points, an artifact of 16 MiB, any identifier as `kind`,
-    /// any relative path as `filename`, scope ids with `.`, `@` and `+`.
+    /// any relative path as `filename`, scope ids with `.`, `@` and `+`; a model response
+    /// of 64,000 citations (as many as a report holds).
     pub fn documents() -> Policy {
         Policy {
             max_sources: 256,
@@ -168,6 +174,7 @@ impl Policy {
             identifier: IdRule::Reference,
             scope_id: IdRule::Extended,
             max_note_chars: 20_000,
+            max_response_citations: 64_000,
             reference_messages: false,
         }
     }

@@ -265,7 +265,7 @@ pub fn bundle_schema(dialect: Dialect, limits: &Limits) -> Value {
             ("separator", b.string(0, 16)),
             ("whitespace", enumeration(&["exact", "loose"])),
             ("claim_id", b.identifier()),
-            ("code", enumeration(&["quote_not_found", "quote_ambiguous", "ref_unavailable"])),
+            ("code", enumeration(&["quote_not_found", "quote_ambiguous", "source_not_in_scope", "source_not_ingested", "source_removed", "ref_unavailable"])),
             ("quote", json!({"type": "string"})),
         ],
     );

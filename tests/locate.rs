@@ -224,3 +224,82 @@ fn a_quote_mismatch_shows_the_text_at_the_range_and_a_loose_match() {
     let d = st.check_citation(&scope(), &cite).unwrap_err().detail().cloned().unwrap();
     assert_eq!(d.text_at_range.unwrap(), "y⟦U+202E⟧");
 }
+
+#[test]
+fn a_source_without_a_current_revision_gets_the_precise_code() {
+    let mut st = store(&[("a", "alpha beta"), ("gone", "gamma")]);
+    st.remove(&scope(), "gone").unwrap();
+    let draft = json!({"title": "D", "claims": [
+        {"claim_id": "k1", "text": "t", "kind": "fact", "citations": [{"source_id": "nowhere", "quote": "alpha"}]},
+        {"claim_id": "k2", "text": "t", "kind": "fact", "citations": [{"source_id": "gone", "quote": "gamma"}]},
+        {"claim_id": "k3", "text": "t", "kind": "fact", "citations": [{"source_id": "a", "quote": "alpha"}]}
+    ]});
+    let other = Scope { tenant_id: "t".into(), user_id: "other".into() };
+    let codes = |st: &EvidenceStore, scope: &Scope| -> Vec<(String, &'static str, String)> {
+        let r = locate_citations(scope, &draft, st, Whitespace::Exact, Lang::En, &Limits::default()).unwrap();
+        r.issues.iter().map(|i| (i.claim_id.clone(), i.code, i.message.clone())).collect()
+    };
+    let found = codes(&st, &scope());
+    let short: Vec<(&str, &str)> = found.iter().map(|(c, k, _)| (c.as_str(), *k)).collect();
+    assert_eq!(short, [("k1", "source_not_in_scope"), ("k2", "source_removed")]);
+    assert!(found[0].2.contains("nowhere"), "{}", found[0].2);
+    let short: Vec<(String, &str)> = codes(&st, &other).into_iter().map(|(c, k, _)| (c, k)).collect();
+    assert_eq!(short, [("k1".to_string(), "source_not_in_scope"), ("k2".to_string(), "source_not_ingested"), ("k3".to_string(), "source_not_ingested")]);
+    // compat "reference": the reference's one code.
+    let specs: Vec<SourceSpec> = ["a", "gone"].iter().map(|id| SourceSpec::from_value(&json!({"source_id": id, "title": "T", "locator": "fixture:x", "filename": format!("{id}.md"), "kind": "fixture"})).unwrap()).collect();
+    let policy = evidence_check::policy::Policy::reference().with_reference_messages(true);
+    let reference = EvidenceStore::with_policy(specs, policy, Clock::fixed("2026-11-29T00:00:00+00:00").unwrap()).unwrap();
+    let short: Vec<&str> = codes(&reference, &scope()).into_iter().map(|(_, k, _)| k).collect();
+    assert_eq!(short, ["ref_unavailable", "ref_unavailable", "ref_unavailable"]);
+}
+
+#[test]
+fn a_located_bundle_keeps_the_precise_code_of_an_uncatalogued_source() {
+    use evidence_check::bundle::{check_bundle, Bundle, BundleOptions};
+    use evidence_check::import::quotes::locate_bundle;
+    let mut draft = unlocated_draft();
+    draft["report"]["claims"][0]["citations"][0]["source_id"] = json!("elsewhere");
+    let mut options = BundleOptions::new(Clock::fixed("2026-11-29T00:00:00+00:00").unwrap());
+    options.lang = Lang::En;
+    let found = locate_bundle(&draft, &options, Whitespace::Exact).unwrap();
+    assert_eq!(found.issues[0].code, "source_not_in_scope");
+    let bundle = Bundle::from_json(&serde_json::to_string(&found.bundle).unwrap()).unwrap();
+    let issue = check_bundle(&bundle, &options).unwrap().assessment.issues.remove(0);
+    assert_eq!((issue.claim_id.as_str(), issue.code), ("c1", "source_not_in_scope"));
+    assert_eq!(issue.message, "cited text not found in source elsewhere: the catalogue has no such source");
+}
+
+#[test]
+fn a_draft_checked_before_locate_says_once_how_many_citations_have_no_range() {
+    use evidence_check::bundle::Bundle;
+    use evidence_check::error::Coded;
+    let text = serde_json::to_string(&unlocated_draft()).unwrap();
+    let e = Bundle::from_json(&text).unwrap_err();
+    let v: Vec<(&str, &str)> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code())).collect();
+    assert_eq!(v, [("/report/claims/0/citations/0", "quote_only_citations")], "{:?}", e.violations);
+    let en = "3 citations have no range: run `evidence-check locate` first: /report/claims/0/citations/0 (x1), /report/claims/1/citations/0, /report/claims/2/citations/0";
+    assert_eq!(e.violations[0].message, en);
+    let (_, zh) = e.issues(Lang::Zh).unwrap();
+    assert_eq!(zh[0].message, "3 条引用没有区间:请先运行 `evidence-check locate`:/report/claims/0/citations/0 (x1), /report/claims/1/citations/0, /report/claims/2/citations/0");
+    assert!(Coded::message(&e, Lang::En).contains("3 citations have no range"), "{}", Coded::message(&e, Lang::En));
+    // Other violations are still listed, after it; past five subjects the rest are counted.
+    let mut draft = unlocated_draft();
+    let claims = draft["report"]["claims"].as_array_mut().unwrap();
+    for k in 0..4 {
+        claims.push(json!({"claim_id": format!("more{k}"), "text": "t", "kind": "fact", "citations": [{"source_id": "s", "quote": "alpha"}]}));
+    }
+    claims[0]["kind"] = json!("guess");
+    let e = Bundle::from_json(&serde_json::to_string(&draft).unwrap()).unwrap_err();
+    let v: Vec<(&str, &str)> = e.violations.iter().map(|v| (v.path.as_str(), v.code.code())).collect();
+    assert_eq!(v, [("/report/claims/0/citations/0", "quote_only_citations"), ("/report/claims/0/kind", "not_allowed")]);
+    assert!(e.violations[0].message.starts_with("7 citations have no range"), "{}", e.violations[0].message);
+    assert!(e.violations[0].message.ends_with("/report/claims/4/citations/0, and 2 more"), "{}", e.violations[0].message);
+    // One citation; and under compat "reference", each field as the reference lists it.
+    let one = json!({"source_id": "s", "quote": "alpha"});
+    let e = <evidence_check::contract::Citation as Contract>::from_value(&one).unwrap_err();
+    assert_eq!(e.violations[0].message, "1 citation has no range: run `evidence-check locate` first: /");
+    let reference = Limits::default().with_reference_messages(true);
+    let e = Bundle::from_json_with(&text, &reference).unwrap_err();
+    assert_eq!(e.violations.len(), 14, "{:?}", e.violations);
+    assert!(e.violations.iter().all(|v| v.code.code() != "quote_only_citations"));
+}

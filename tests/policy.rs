@@ -593,6 +593,10 @@ fn a_review_of_a_missing_claim_names_the_review_index_and_the_claim() {
     assert_eq!(f.code(), "review_target_missing");
     let d = f.detail.unwrap();
     assert_eq!((d.review_index, d.claim_id.as_deref()), (Some(1), Some("k9")));
+    // assess (the JS export's path) throws with the same subject and message.
+    let a = evidence_check::assess::assess_detailed_in(&bundle.scope, &bundle.report, &store, &bundle.reviews, check, Lang::En).unwrap_err();
+    assert_eq!(Coded::message(&a, Lang::En), m);
+    assert_eq!(Coded::details(&a), vec![("detail", json!({"review_index": 1, "claim_id": "k9"}))]);
     // Under compat "reference": the reference's message, no subject.
     let reference = BundleOptions { policy: Policy::reference().with_reference_messages(true), ..BundleOptions::new(clock()) };
     let e = check_bundle(&bundle, &reference).unwrap_err();

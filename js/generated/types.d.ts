@@ -241,9 +241,10 @@ whitespace?: Whitespace,
  */
 claim_id?: string, 
 /**
- * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `ref_unavailable`).
+ * An unlocated quote: why (`quote_not_found`, `quote_ambiguous`, `source_not_in_scope`,
+ * `source_not_ingested`, `source_removed`, `ref_unavailable`).
  */
-code?: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", 
+code?: "quote_not_found" | "quote_ambiguous" | "source_not_in_scope" | "source_not_ingested" | "source_removed" | "ref_unavailable", 
 /**
  * An unlocated quote: the draft's quote, as given.
  */
@@ -301,9 +302,11 @@ citation_id: string | null, source_id: string,
  */
 quote: string, 
 /**
- * `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
+ * `quote_not_found`, `quote_ambiguous`, or why the source has no current snapshot in
+ * the scope: `source_not_in_scope` (not catalogued), `source_not_ingested`,
+ * `source_removed` (`ref_unavailable` for all three under `compat: "reference"`).
  */
-code: "quote_not_found" | "quote_ambiguous" | "ref_unavailable", message: string, 
+code: "quote_not_found" | "quote_ambiguous" | "source_not_in_scope" | "source_not_ingested" | "source_removed" | "ref_unavailable", message: string, 
 /**
  * How many times the quote occurs (after context filtering for an ambiguity).
  */
@@ -461,7 +464,12 @@ scope_id: IdRule,
 /**
  * Code points of a review's note.
  */
-max_note_chars: number, };
+max_note_chars: number, 
+/**
+ * Citations in one model response an importer reads (Anthropic's Messages API):
+ * a response with more is refused before its citations are read.
+ */
+max_response_citations: number, };
 /**
  * A frozen document: an item card.
  */
@@ -840,6 +848,6 @@ export type LangOptions = { lang?: Lang, };
  */
 export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, lang?: Lang, policy?: PolicyInput, };
 /** The codes of every refusal other than a broken contract (see docs/errors.md). */
-export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape";
+export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape" | "annotation_source_conflict" | "selector_conflict" | "refinement_unsupported";
 /** The code of one broken rule of a contract. */
-export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values" | "bom";
+export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values" | "bom" | "quote_only_citations";

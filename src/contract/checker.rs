@@ -27,12 +27,16 @@ pub struct Checker {
     pub lengths: BTreeMap<String, usize>,
     /// Violations found past [`MAX_VIOLATIONS`].
     unlisted: usize,
+    /// Quote-only citations (no range yet) seen: how many, and the first few (path, and
+    /// citation id when given).
+    pub quote_only: usize,
+    pub quote_only_subjects: Vec<(String, Option<String>)>,
 }
 
 impl Checker {
     /// A checker with the given limits and the real lengths of truncated arrays.
     pub fn new(limits: super::Limits, lengths: BTreeMap<String, usize>) -> Checker {
-        Checker { violations: Vec::new(), limits, lengths, unlisted: 0 }
+        Checker { limits, lengths, ..Checker::default() }
     }
 
     pub fn push(&mut self, path: &str, code: ViolationCode, message: impl Into<String>) {

@@ -108,6 +108,7 @@ fn read_checked<T: Contract>(text: &str, limits: &Limits) -> Result<T, ContractE
 /// a cut input is always refused, after the real lengths of the lists it cut were checked.
 fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Violation>) -> Result<T, ContractError> {
     let t = T::check(&mut c, v, "");
+    quote_only_violation(&mut c);
     if let Some(cut) = cut {
         c.push(&cut.path, cut.code, cut.message);
     }
@@ -115,6 +116,50 @@ fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Vio
         Some(t) if c.violations.is_empty() => Ok(t),
         _ => Err(with_raise_hints(ContractError { subject: T::SUBJECT, violations: c.violations }, &c.limits)),
     }
+}
+
+/// The fields of a draft's quote-only citation (located by `locate` into a full one).
+pub const DRAFT_CITATION_FIELDS: &[&str] = &["citation_id", "source_id", "quote", "prefix", "suffix", "occurrence"];
+
+/// How many subjects the quote-only violation names.
+const QUOTE_ONLY_SUBJECTS: usize = 5;
+
+/// Whether a citation is a draft's quote-only one: a `source_id` and a `quote`, no range,
+/// nothing but [`DRAFT_CITATION_FIELDS`].
+fn is_quote_only(m: &serde_json::Map<String, Value>) -> bool {
+    m.contains_key("source_id") && m.contains_key("quote") && m.keys().all(|k| DRAFT_CITATION_FIELDS.contains(&k.as_str()))
+}
+
+/// Counts a quote-only citation at `path` (its violations are the one of
+/// [`quote_only_violation`]).
+fn note_quote_only(c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str) {
+    c.quote_only += 1;
+    if c.quote_only_subjects.len() < QUOTE_ONLY_SUBJECTS {
+        c.quote_only_subjects.push((path.to_owned(), m.get("citation_id").and_then(Value::as_str).map(str::to_owned)));
+    }
+}
+
+/// One violation, first, for every quote-only citation the check saw: how many, and
+/// which (the first five), instead of five per citation.
+fn quote_only_violation(c: &mut Checker) {
+    if c.quote_only == 0 {
+        return;
+    }
+    let named: Vec<String> = c
+        .quote_only_subjects
+        .iter()
+        .map(|(path, id)| {
+            let at = if path.is_empty() { "/" } else { path };
+            id.as_ref().map_or_else(|| at.to_owned(), |id| format!("{at} ({id})"))
+        })
+        .collect();
+    let mut subjects = named.join(", ");
+    if c.quote_only > named.len() {
+        subjects = format!("{subjects}, and {} more", c.quote_only - named.len());
+    }
+    let path = c.quote_only_subjects.first().map(|(p, _)| p.clone()).unwrap_or_default();
+    let message = crate::error::quote_only_message(c.quote_only, &subjects, crate::error::Lang::En);
+    c.violations.insert(0, crate::error::Violation { path, code: ViolationCode::QuoteOnlyCitations, message });
 }
 
 /// The policy field that sets the limit a `too_long` violation at `path` breaks.
@@ -375,6 +420,12 @@ impl Contract for Citation {
     const SUBJECT: &'static str = "citation";
     fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
         let before = c.count();
+        // A draft's quote-only citation: counted, and said once for all (the reference
+        // lists each missing and extra field).
+        if let Some(m) = v.as_object().filter(|m| is_quote_only(m) && !c.limits.reference_messages) {
+            note_quote_only(c, m, path);
+            return None;
+        }
         let m = c.object(v, path, Self::FIELDS)?;
         let citation_id = c.string_field(m, path, "citation_id", &c.limits.identifier_rule());
         let source_ref = c.required(m, path, "ref").and_then(|r| SourceRef::check(c, r, &join(path, "ref")));

@@ -9,20 +9,27 @@
 //! `cited_text`. A `char_location` range is tried in code points, then in UTF-16 units;
 //! the unit that holds is recorded on the citation's import note. When neither holds, the
 //! model's range and quote are kept unchanged so that the check reports it
-//! (`quote_mismatch`, `range_out_of_bounds`): nothing is silently corrected.
+//! (`quote_mismatch`, `range_out_of_bounds`): nothing is silently corrected. A block range
+//! the document does not have ends past the text (one code point per missing block), so
+//! the check reports `range_out_of_bounds`.
 //! `page_location` (PDF pages) is refused: PDF text is not ours to extract.
+//!
+//! Each document is indexed once ([`TextIndex`]: code points, UTF-16 units, CRLF pairs):
+//! a citation costs a lookup, never a walk of its document. A response with more
+//! citations than the policy's `max_response_citations` is refused before any is read.
 
 use serde_json::{Map, Value};
 
 use crate::bundle::{Bundle, BundleSource};
-use crate::citation::{convert_range, TextIndex, Unit};
+use crate::citation::{TextIndex, Unit};
 use crate::rules::is_identifier;
 use crate::json::{join, join_index};
 use crate::contract::Checker;
 use crate::contract::{Citation, Claim, ClaimKind, Report, Scope, SourceKind, SourceRef, SourceSpec};
 use crate::digest::{normalize_newlines, sha256_hex};
-use crate::error::{ContractError, ViolationCode};
+use crate::error::{ContractError, Violation, ViolationCode};
 use crate::import::ImportNote;
+use crate::policy::Policy;
 
 /// What the blocks of a content document are joined with: nothing, because Anthropic's
 /// `cited_text` of a block range is "the full text of the cited block range, concatenated".
@@ -40,6 +47,8 @@ pub struct AnthropicOptions {
     pub fetched_at: Option<String>,
     /// Keep the uncited text blocks of the response as the report's gaps.
     pub uncited_as_gaps: bool,
+    /// The limits: `max_response_citations` bounds the citations read.
+    pub policy: Policy,
 }
 
 /// One document of the request.
@@ -127,27 +136,55 @@ fn content_text(c: &mut Checker, content: Option<&Value>, path: &str, index: usi
     (Some(text), Some(starts))
 }
 
-/// A citation's range in the document's raw text, the unit that held, if any.
-fn char_range(raw: &str, index: &TextIndex, start: usize, end: usize, cited: &str) -> Option<(usize, usize, &'static str)> {
+/// A citation's range in the document's raw text, the unit that held, if any: through
+/// the document's index, so the cost does not grow with the document.
+pub(crate) fn char_range(raw: &str, index: &TextIndex, start: usize, end: usize, cited: &str) -> Option<(usize, usize, &'static str)> {
     if index.slice(raw, start, end) == Some(cited) {
         return Some((start, end, "code_point"));
     }
-    let (s, e) = convert_range(raw, start, end, Unit::Utf16, Unit::CodePoint).ok()?;
+    let (s, e) = utf16_range(raw, index, start, end)?;
     (index.slice(raw, s, e) == Some(cited)).then_some((s, e, "utf16"))
 }
 
-/// The code-point offset in the LF-normalised text of offset `cp` of the raw text
-/// (each CRLF pair becomes one character).
-pub(crate) fn normalized_offset(raw: &str, cp: usize) -> usize {
-    let mut removed = 0;
-    let mut prev_cr = false;
-    for ch in raw.chars().take(cp) {
-        if ch == '\n' && prev_cr {
-            removed += 1;
-        }
-        prev_cr = ch == '\r';
+/// A non-empty UTF-16 range of the indexed `raw` text in code points (through its index).
+pub(crate) fn utf16_range(raw: &str, index: &TextIndex, start: usize, end: usize) -> Option<(usize, usize)> {
+    if start >= end {
+        return None;
     }
-    cp - removed
+    let at = |o| index.code_point_of(raw, o, Unit::Utf16).ok();
+    Some((at(start)?, at(end)?))
+}
+
+/// A code-point range of the raw text as a range of the LF-normalised text the store
+/// holds; offsets past the text's end stay as far past the normalised end.
+pub(crate) fn normalized_range(raw: &str, index: &TextIndex, (s, e): (usize, usize)) -> (usize, usize) {
+    let at = |cp: usize, start: bool| match cp.checked_sub(index.chars()) {
+        Some(past) if past > 0 => index.lf_normalized(raw, index.chars(), false).saturating_add(past),
+        _ => index.lf_normalized(raw, cp, start),
+    };
+    (at(s, true), at(e, false))
+}
+
+/// The citations of the response's text blocks, counted without reading them.
+fn citation_count(blocks: &[Value]) -> usize {
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .map(|b| b.get("citations").and_then(Value::as_array).map_or(0, Vec::len))
+        .sum()
+}
+
+/// Block range `[start, end)` of a content document (`starts`: each block's code-point
+/// start, then the end) as the code-point range of its blocks' text, and whether the
+/// document has those blocks. A block index past the last block is one code point past
+/// the text's end per missing block, so that a range the document does not have ends
+/// past it (the check reports `range_out_of_bounds`).
+fn block_range(starts: &[usize], start: usize, end: usize) -> ((usize, usize), bool) {
+    let blocks = starts.len().saturating_sub(1);
+    let total = starts.last().copied().unwrap_or(0);
+    let at = |b: usize| starts.get(b).copied().unwrap_or_else(|| total.saturating_add(b - blocks));
+    let separator = if end < blocks { SEPARATOR.chars().count() } else { 0 };
+    ((at(start), at(end).saturating_sub(separator)), start < end && end <= blocks)
 }
 
 fn usize_at(v: &Map<String, Value>, key: &str) -> Option<usize> {
@@ -203,6 +240,16 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
             &[]
         }
     };
+    let cited = citation_count(blocks);
+    let limit = options.policy.max_response_citations;
+    if cited > limit {
+        let mut message = format!("the response has {cited} citations, over the limit of {limit} citations a response (max_response_citations)");
+        if !options.policy.reference_messages {
+            message = format!("{message}; {}", crate::error::how_to_raise("max_response_citations", crate::error::Lang::En));
+        }
+        let violations = vec![Violation { path: "/response/content".into(), code: ViolationCode::TooLong, message }];
+        return Err(ContractError { subject: "anthropic_message", violations });
+    }
     let mut next_citation = 0usize;
     for (b, block) in blocks.iter().enumerate() {
         if block.get("type").and_then(Value::as_str) != Some("text") {
@@ -211,7 +258,9 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
         let text = block.get("text").and_then(Value::as_str).unwrap_or("");
         let cites = block.get("citations").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         if cites.is_empty() {
-            if options.uncited_as_gaps && !crate::rules::is_blank(text) {
+            // A gap says something: text with no letter or digit (punctuation, spaces,
+            // symbols between the cited blocks) is none.
+            if options.uncited_as_gaps && !crate::rules::is_blank(text) && text.chars().any(char::is_alphanumeric) {
                 gaps.push(text.trim().to_owned());
             }
             continue;
@@ -265,26 +314,19 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
                 c.push(&path, ViolationCode::Missing, format!("a {kind} citation needs {start_key} and {end_key}"));
                 continue;
             };
-            let (range, unit) = match &doc.blocks {
+            // Offsets of the LF-normalised text the store holds (a char range that held in
+            // no unit stays the model's own).
+            let ((s, e), unit) = match &doc.blocks {
                 Some(starts) => {
-                    // Block range [start, end) → code points [starts[start], end of block end-1).
-                    let r = match (starts.get(start), end.checked_sub(1).and_then(|l| starts.get(l + 1))) {
-                        (Some(s), Some(e)) if start < end => Some((*s, e.saturating_sub(if end < starts.len() - 1 { SEPARATOR.chars().count() } else { 0 }))),
-                        _ => None,
-                    };
-                    match r {
-                        Some((s, e)) if index.slice(raw, s, e) == Some(cited) => ((s, e), "block"),
-                        Some((s, e)) => ((s, e), "unmatched"),
-                        None => ((start, end), "unmatched"),
-                    }
+                    let (range, held) = block_range(starts, start, end);
+                    let held = held && index.slice(raw, range.0, range.1) == Some(cited);
+                    (normalized_range(raw, index, range), if held { "block" } else { "unmatched" })
                 }
                 None => match char_range(raw, index, start, end, cited) {
-                    Some((s, e, unit)) => ((s, e), unit),
+                    Some((s, e, unit)) => (normalized_range(raw, index, (s, e)), unit),
                     None => ((start, end), "unmatched"),
                 },
             };
-            // Offsets of the LF-normalised text the store holds (the model's own when unmatched).
-            let (s, e) = if unit == "unmatched" { range } else { (normalized_offset(raw, range.0), normalized_offset(raw, range.1)) };
             let citation_id = format!("cite-{next_citation}");
             next_citation += 1;
             notes.push(ImportNote {

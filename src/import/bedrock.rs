@@ -22,9 +22,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::anthropic::normalized_offset;
+use super::anthropic::{normalized_range, utf16_range};
 use super::provider::{array_at, str_at, usize_at, Builder, ImportIssueKind, ProviderImport, ProviderOptions};
-use crate::citation::{convert_range, Unit};
+use crate::citation::Unit;
 use crate::digest::normalize_newlines;
 use crate::error::{ContractError, ViolationCode};
 
@@ -74,7 +74,7 @@ fn cited_text(cite: &Value) -> Option<String> {
 /// Which units a char range holds its text in: (code points, UTF-16).
 fn holds(raw: &str, index: &crate::citation::TextIndex, start: usize, end: usize, cited: &str) -> (bool, bool) {
     let cp = index.slice(raw, start, end) == Some(cited);
-    let u16 = convert_range(raw, start, end, Unit::Utf16, Unit::CodePoint).ok().and_then(|(s, e)| index.slice(raw, s, e)) == Some(cited);
+    let u16 = utf16_range(raw, index, start, end).and_then(|(s, e)| index.slice(raw, s, e)) == Some(cited);
     (cp, u16)
 }
 
@@ -151,8 +151,8 @@ pub fn from_bedrock_response(request: &Value, response: &Value, options: &Provid
                     let ok = if unit == Unit::Utf16 { u16 } else { cp };
                     let source_ref = src.source_ref.clone();
                     if ok {
-                        let (s, e) = if unit == Unit::Utf16 { convert_range(&src.raw, start, end, Unit::Utf16, Unit::CodePoint).unwrap_or((start, end)) } else { (start, end) };
-                        let (s, e) = (normalized_offset(&src.raw, s), normalized_offset(&src.raw, e));
+                        let (s, e) = if unit == Unit::Utf16 { utf16_range(&src.raw, &src.raw_index, start, end).unwrap_or((start, end)) } else { (start, end) };
+                        let (s, e) = normalized_range(&src.raw, &src.raw_index, (s, e));
                         let citation_id = b.citation_id();
                         b.note(&citation_id, doc_index, unit_name);
                         citations.push(crate::contract::Citation { citation_id, source_ref, start: s as u64, end: e as u64, quote: normalize_newlines(&text).into_owned() });

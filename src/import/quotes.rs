@@ -48,8 +48,10 @@ pub struct LocateIssue {
     pub source_id: String,
     /// The draft's quote, as given.
     pub quote: String,
-    /// `quote_not_found`, `quote_ambiguous`, or `ref_unavailable` (no current snapshot).
-    #[cfg_attr(test, ts(type = "\"quote_not_found\" | \"quote_ambiguous\" | \"ref_unavailable\""))]
+    /// `quote_not_found`, `quote_ambiguous`, or why the source has no current snapshot in
+    /// the scope: `source_not_in_scope` (not catalogued), `source_not_ingested`,
+    /// `source_removed` (`ref_unavailable` for all three under `compat: "reference"`).
+    #[cfg_attr(test, ts(type = "\"quote_not_found\" | \"quote_ambiguous\" | \"source_not_in_scope\" | \"source_not_ingested\" | \"source_removed\" | \"ref_unavailable\""))]
     pub code: &'static str,
     pub message: String,
     /// How many times the quote occurs (after context filtering for an ambiguity).
@@ -107,7 +109,7 @@ struct Draft {
 
 fn draft_citation(c: &mut Checker, v: &Value, path: &str) -> Option<Draft> {
     let before = c.count();
-    let m: &Map<String, Value> = c.object(v, path, &["citation_id", "source_id", "quote", "prefix", "suffix", "occurrence"])?;
+    let m: &Map<String, Value> = c.object(v, path, crate::contract::DRAFT_CITATION_FIELDS)?;
     let citation_id = m.get("citation_id").map(|v| c.string(v, &join(path, "citation_id"), &IDENTIFIER));
     let source_id = c.string_field(m, path, "source_id", &IDENTIFIER);
     let quote = c.string_field(m, path, "quote", &crate::contract::QUOTE_RULE);

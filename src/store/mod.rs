@@ -301,19 +301,28 @@ impl EvidenceStore {
     fn unavailable(&self, ingested: bool, cited: &SourceRef, current: Option<&Arc<Snapshot>>) -> StoreError {
         let detail = Detail { source_id: Some(cited.source_id.clone()), ..Detail::default() };
         let Some(current) = current else {
-            return if !self.specs.contains_key(&cited.source_id) {
-                self.fail(StoreErrorKind::SourceNotInScope, detail)
-            } else if ingested {
-                self.fail(StoreErrorKind::SourceRemoved, Detail { cited_revision: Some(cited.revision), ..detail })
-            } else {
-                self.fail(StoreErrorKind::SourceNotIngested, detail)
-            };
+            return self.no_current(&cited.source_id, ingested, Some(cited.revision));
         };
         let now = &current.source_ref;
         if now.revision != cited.revision {
             self.fail(StoreErrorKind::RevisionStale, Detail { cited_revision: Some(cited.revision), current_revision: Some(now.revision), ..detail })
         } else {
             self.fail(StoreErrorKind::DigestMismatch, Detail { cited_digest: Some(cited.digest.clone()), current_digest: Some(now.digest.clone()), ..detail })
+        }
+    }
+
+    /// Why a source has no current snapshot in a scope: not catalogued
+    /// (`source_not_in_scope`), removed (`source_removed`, with the cited revision when
+    /// there is one) or never ingested (`source_not_ingested`); `ref_unavailable` under
+    /// `compat: "reference"`.
+    fn no_current(&self, source_id: &str, ingested: bool, cited_revision: Option<u64>) -> StoreError {
+        let detail = Detail { source_id: Some(source_id.to_owned()), ..Detail::default() };
+        if !self.specs.contains_key(source_id) {
+            self.fail(StoreErrorKind::SourceNotInScope, detail)
+        } else if ingested {
+            self.fail(StoreErrorKind::SourceRemoved, Detail { cited_revision, ..detail })
+        } else {
+            self.fail(StoreErrorKind::SourceNotIngested, detail)
         }
     }
 
@@ -384,10 +393,16 @@ impl EvidenceStore {
         citation_checked(citation_id, source_ref, found.start, found.end, found.text, &self.policy)
     }
 
+    /// The current snapshot of a source in a scope, or why there is none
+    /// (`source_not_in_scope`, `source_not_ingested`, `source_removed`).
+    pub fn current_snapshot(&self, scope: &Scope, source_id: &str) -> Result<&Arc<Snapshot>, StoreError> {
+        self.ensure_open()?;
+        self.current(scope, source_id).ok_or_else(|| self.no_current(source_id, self.slot(scope, source_id).is_some(), None))
+    }
+
     /// Locates `selector` in the current snapshot of a source (whatever its revision).
     pub fn locate_current(&self, scope: &Scope, source_id: &str, selector: &Selector, options: LocateOptions) -> Result<(&Arc<Snapshot>, Located), StoreError> {
-        self.ensure_open()?;
-        let snapshot = self.current(scope, source_id).ok_or(StoreErrorKind::RefUnavailable)?;
+        let snapshot = self.current_snapshot(scope, source_id)?;
         let found = locate(source_id, &snapshot.index, &snapshot.content, selector, options)?;
         Ok((snapshot, found))
     }

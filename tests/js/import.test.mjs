@@ -249,3 +249,26 @@ test("docs/importers.md: every js example runs and prints what the page shows", 
     assert.equal(r.stdout, expected, `example ${i} prints what docs/importers.md shows`);
   }
 });
+
+test("CLI: check on a draft that was not located says once how many citations have no range", () => {
+  const dir = mkdtempSync(join(tmpdir(), "evidence-check-draft-"));
+  const draft = {
+    scope,
+    sources: [{ spec: { source_id: "a", title: "A", locator: "fixture:a", filename: "a.md", kind: "fixture" }, content: "one two one" }],
+    report: { title: "D", claims: [
+      { claim_id: "k1", text: "t", kind: "fact", citations: [{ citation_id: "x1", source_id: "a", quote: "two" }] },
+      { claim_id: "k2", text: "t", kind: "fact", citations: [{ source_id: "a", quote: "one" }] },
+    ] },
+  };
+  const draftPath = join(dir, "draft.json");
+  writeFileSync(draftPath, JSON.stringify(draft));
+  const subjects = "/report/claims/0/citations/0 (x1), /report/claims/1/citations/0";
+  let r = run("check", draftPath, "--lang", "en");
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /2 citations have no range: run `evidence-check locate` first: \/report\/claims\/0\/citations\/0 \(x1\), \/report\/claims\/1\/citations\/0/);
+  assert.doesNotMatch(r.stderr, /extra_field|Field required|Extra inputs/);
+  r = run("check", draftPath, "--lang", "zh");
+  assert.ok(r.stderr.includes(`2 条引用没有区间:请先运行 \`evidence-check locate\`:${subjects}`), r.stderr);
+  assert.throws(() => ec.checkBundle(draft, { lang: "en" }), (e) =>
+    e.code === "contract" && e.issues.length === 1 && e.issues[0].code === "quote_only_citations" && e.issues[0].path === "/report/claims/0/citations/0");
+});

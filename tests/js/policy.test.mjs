@@ -260,3 +260,16 @@ test("a bundle of real documents checks under policy documents; the default refu
     return true;
   });
 });
+
+test("assess: review_target_missing names the review index and the claim, as checkBundle does", () => {
+  const { store, report } = cited("Plan A works offline.", "Plan A", { lang: "en" });
+  const review = ec.recordReview(scope, report, "k1", "supported", "checked", { now: NOW });
+  const missing = { ...review, claim_id: "k9" };
+  const expected = "The reviewed claim is not in the report. (claim k9; review 1 (0-based)) (/reviews/1)";
+  assert.throws(() => ec.assess(scope, report, store, [review, missing]), (e) =>
+    e.code === "review_target_missing" && e.message === expected && e.detail.review_index === 1 && e.detail.claim_id === "k9");
+  assert.throws(() => ec.render(scope, report, store, [review, missing], { now: NOW }), (e) => e.code === "review_target_missing" && e.detail.review_index === 1);
+  const bundle = { scope, sources: [{ spec: spec("a"), content: "Plan A works offline.", fetched_at: NOW }], report, reviews: [review, missing] };
+  assert.throws(() => ec.checkBundle(bundle, { lang: "en" }), (e) => e.code === "review_target_missing" && e.message === expected);
+  store.free();
+});

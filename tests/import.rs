@@ -13,7 +13,7 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 fn options() -> AnthropicOptions {
-    AnthropicOptions { scope: Scope { tenant_id: "t".into(), user_id: "u".into() }, source_ids: Vec::new(), fetched_at: Some("2026-11-29T00:00:00+00:00".into()), uncited_as_gaps: false }
+    AnthropicOptions { scope: Scope { tenant_id: "t".into(), user_id: "u".into() }, source_ids: Vec::new(), fetched_at: Some("2026-11-29T00:00:00+00:00".into()), uncited_as_gaps: false, title: None }
 }
 fn check(bundle: &Bundle) -> BundleResult {
     // Round-trip through JSON: what checkBundle gets from a file.

@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { collect } from "./worker.mjs";
 import {
-  decodeInput, describeError, errorClass, errorData, jsonOut, loadPackage, localeLang, MAX_INPUT_BYTES, packageVersion, parseCommandLine,
+  compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, jsonOut, langArg, loadPackage, packageVersion, parseCommandLine,
   policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
   withBytes, writeFileNoFollow,
 } from "./load.mjs";
@@ -21,10 +21,10 @@ const USAGE = `usage:
                        [--mcp-timeout MS] [--mcp-max-bytes N] [--out …] [--json] [same options]
   evidence-check digest FILE
   evidence-check serve [--port N]
-  evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U]
+  evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json] [--tenant T --user U] [--title T]
   evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json [--out …]
-  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose] [--lang zh|en]
-                        [--policy reference|documents|POLICY.json]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace loose]
+                        (import and locate also take --policy, --compat and --lang)
   evidence-check --help | --version
 
 check   assesses the bundle's report against its sources and reviews, prints the
@@ -44,8 +44,8 @@ check   assesses the bundle's report against its sources and reviews, prints the
         bundle to stdout, in input order, on N worker threads (the same default).
         --no-render: no artifact, each result the assessment only (status,
         claims, issues).
-        --policy sets the limits and vocabularies: reference (the default, the
-        article's), documents (for real documents) or a policy JSON file.
+        --policy sets the limits and vocabularies: documents (the default, for
+        real documents), reference (the article's) or a policy JSON file.
         --review-key-env NAME: every review must carry an HMAC signature made with
         the key in the environment variable NAME (never on the command line).
         With --mcp, the sources' texts come from an MCP server started with that
@@ -54,8 +54,9 @@ check   assesses the bundle's report against its sources and reviews, prints the
         It needs the package @modelcontextprotocol/sdk installed.
         --lang zh|en sets the language of messages and artifact labels (default:
         the locale's, from LC_ALL, LC_MESSAGES or LANG: Chinese for zh*, else English).
-        --compat reference renders with the reference's escaping (byte-identical to
-        it, weaker: bare URLs autolink) instead of the hardened default.
+        --compat reference gives the reference's behaviour byte for byte: its
+        policy, Chinese, its escaping (weaker: bare URLs autolink), its codes and
+        texts. A --policy or --lang given beside it wins.
 import, locate  make a bundle from what models return (see \`evidence-check import --help\`).
 digest  prints the SHA-256 of the file's LF-normalised text (a source's digest).
 serve   serves the in-browser checker from the installed package on
@@ -105,16 +106,15 @@ function readArgs(argv) {
   const stray = allowed && Object.keys(parsed.values).find((k) => !allowed.includes(k) && k !== "help" && k !== "version");
   if (stray) throw usage(`${parsed.positionals[0]} takes no --${stray}`);
   const v = parsed.values;
-  if (v.lang !== undefined && v.lang !== "zh" && v.lang !== "en") throw usage('--lang takes "zh" or "en"');
-  if (v.compat !== undefined && v.compat !== "reference") throw usage('--compat takes "reference"');
   return {
     positional: parsed.positionals,
     out: v.out,
     json: v.json ?? false,
     noRender: v["no-render"] ?? false,
     now: v.now,
-    lang: v.lang ?? localeLang(),
-    compat: v.compat,
+    // Without --lang the library follows the locale (LC_ALL, LC_MESSAGES, LANG), or compat's.
+    lang: langArg(v.lang),
+    compat: compatArg(v.compat),
     policy: v.policy,
     reviewKeyEnv: v["review-key-env"],
     jobs: count("--jobs", v.jobs, 1, 256),
@@ -140,7 +140,8 @@ function reviewKey(name) {
 /** checkBundle's options from the command line. */
 function checkOptions(lib, opts) {
   if (opts.noRender && opts.out !== undefined) throw usage("--out writes artifacts; --no-render makes none");
-  const options = { render: !opts.noRender, lang: opts.lang };
+  const options = { render: !opts.noRender };
+  if (opts.lang !== undefined) options.lang = opts.lang;
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
   const policy = policyArg(lib, opts.policy);
@@ -435,8 +436,8 @@ async function checkStream(opts, options, inputLimit) {
  */
 async function checkViaMcp(lib, opts, path, text, options) {
   const { fetchSourcesViaMcp, splitCommand, killServers } = await import("./mcp.mjs");
-  const parseOptions = { requireContents: false, lang: options.lang };
-  if (options.policy !== undefined) parseOptions.policy = options.policy;
+  const parseOptions = { requireContents: false };
+  for (const k of ["lang", "policy", "compat"]) if (options[k] !== undefined) parseOptions[k] = options[k];
   const bundle = lib.parseBundle(text, parseOptions);
   const [command, ...args] = splitCommand(opts.mcp);
   const specs = bundle.sources.map((s) => s.spec);
@@ -459,7 +460,7 @@ async function checkViaMcp(lib, opts, path, text, options) {
       argument: opts.mcpArg,
       timeoutMs: opts.mcpTimeout,
       maxBytes: opts.mcpMaxBytes,
-      maxSourceBytes: options.policy?.max_source_bytes,
+      maxSourceBytes: effectivePolicy(lib, options.policy, options.compat).max_source_bytes,
       signal: ac.signal,
     });
   } finally {
@@ -477,7 +478,7 @@ async function check(lib, opts) {
   if (opts.positional.length !== 2) throw usage("check takes one BUNDLE.json, one directory or - (stdin)");
   const path = opts.positional[1];
   const options = checkOptions(lib, opts);
-  const inputLimit = options.policy?.max_input_bytes ?? MAX_INPUT_BYTES;
+  const inputLimit = effectivePolicy(lib, options.policy, options.compat).max_input_bytes;
   if (path === "-") return checkStream(opts, options, inputLimit);
   if (isDirectory(path)) return checkDirectory(opts, options, inputLimit);
   if (opts.jobs !== undefined) throw usage("--jobs takes a directory of bundles or - (stdin)");

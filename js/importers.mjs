@@ -4,17 +4,17 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import {
-  describeError, loadExtras, localeLang, MAX_INPUT_BYTES, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
+  compatArg, describeError, effectivePolicy, langArg, loadExtras, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
 } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
   evidence-check import anthropic REQUEST.json RESPONSE.json [--out BUNDLE.json]
                  [--tenant T] [--user U] [--fetched-at ISO-8601] [--source-ids ID,ID,…] [--uncited-as-gaps]
-                 [--title TITLE]
+                 [--title TITLE] [COMMON]
   evidence-check import bedrock|openai|gemini REQUEST.json RESPONSE.json --sources SOURCES.json
-                 [--out BUNDLE.json] [--tenant T] [--user U] [--fetched-at ISO-8601] [--title TITLE] [--lang zh|en]
-  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace exact|loose] [--lang zh|en]
-                 [--policy reference|documents|POLICY.json]
+                 [--out BUNDLE.json] [--tenant T] [--user U] [--fetched-at ISO-8601] [--title TITLE] [COMMON]
+  evidence-check locate DRAFT_BUNDLE.json [--out BUNDLE.json] [--whitespace exact|loose] [COMMON]
+COMMON: [--policy documents|reference|POLICY.json] [--compat reference] [--lang zh|en]
 
 import anthropic  makes a bundle from a Messages API request (its document blocks are the
                   sources) and its response (each cited text block a claim). The scope is
@@ -30,9 +30,10 @@ locate            locates every quote-only citation ({source_id, quote, prefix?,
                   occurrence?}) of the draft's report in its sources, by exact match;
                   absent or ambiguous quotes are listed and left out (their claims can
                   only be insufficient). --whitespace loose matches whitespace runs
-                  loosely (the report then says so in a gap). --policy sets the
-                  limits (sources, bytes a source, claims, citations a claim) as
-                  for check; --lang the messages' language.
+                  loosely (the report then says so in a gap).
+--policy, --compat and --lang as for check: the policy the input is read under
+(default documents), the reference's behaviour, the messages' language (default the
+locale's, LC_ALL, LC_MESSAGES or LANG).
 Both write the bundle to --out (or stdout) and what they found to stderr.
 Exit code: 0 done, 1 some quotes were not located (locate) or some citations not checked
 (import bedrock|openai|gemini), 3 unusable input.`;
@@ -47,11 +48,21 @@ function write(out, bundle) {
   else writeFileNoFollow(out, text);
 }
 
-const options = (argv, spec) => parseCommandLine(argv, spec);
+/** The flags every importer and locate take: --policy, --compat, --lang. */
+const COMMON = { policy: { type: "string" }, compat: { type: "string" }, lang: { type: "string" } };
 
-/** Options of check that the library's importer cannot take: refused by name, never dropped. */
-function refuseMissing(values, command, names) {
-  for (const [flag, option] of names) if (values[flag] !== undefined) throw usage(`${command} takes no --${flag}: fromAnthropicMessage has no ${option} option`);
+const options = (argv, spec) => parseCommandLine(argv, { ...spec, ...COMMON });
+
+/** The library options of COMMON's flags (only those given), and the policy read. */
+function common(lib, values) {
+  const out = {};
+  const lang = langArg(values.lang);
+  const compat = compatArg(values.compat);
+  const policy = policyArg(lib, values.policy);
+  if (lang !== undefined) out.lang = lang;
+  if (compat !== undefined) out.compat = compat;
+  if (policy !== undefined) out.policy = policy;
+  return out;
 }
 
 /** `import anthropic REQUEST RESPONSE`: the bundle, and a summary on stderr. */
@@ -63,19 +74,15 @@ export function importAnthropic(lib, argv) {
     "fetched-at": { type: "string" },
     "source-ids": { type: "string" },
     "uncited-as-gaps": { type: "boolean", default: false },
-    policy: { type: "string" },
-    lang: { type: "string" },
     title: { type: "string" },
   });
-  // --title names the report (the bundle's, set here); policy and lang are not the importer's.
-  refuseMissing(values, "import anthropic", [["policy", "policy"], ["lang", "lang"]]);
   if (positionals[0] !== "anthropic") throw usage(`import takes anthropic, bedrock, openai or gemini, not ${positionals[0] ?? "nothing"}`);
   if (positionals.length !== 3) throw usage("import anthropic takes REQUEST.json and RESPONSE.json");
-  const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, uncitedAsGaps: values["uncited-as-gaps"] };
+  const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, uncitedAsGaps: values["uncited-as-gaps"], ...common(lib, values) };
   if (values["fetched-at"] !== undefined) opts.fetchedAt = values["fetched-at"];
   if (values["source-ids"] !== undefined) opts.sourceIds = values["source-ids"].split(",");
+  if (values.title !== undefined) opts.title = values.title;
   const bundle = lib.fromAnthropicMessage(readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
-  if (values.title !== undefined) bundle.report.title = values.title;
   write(values.out, bundle);
   const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
   const unmatched = (bundle.import_notes ?? []).filter((n) => n.unit === "unmatched").map((n) => n.citation_id);
@@ -113,13 +120,12 @@ export function importProvider(lib, argv) {
     user: { type: "string", default: "local" },
     "fetched-at": { type: "string" },
     title: { type: "string" },
-    lang: { type: "string" },
     sources: { type: "string" },
   });
   const fn = PROVIDERS[positionals[0]];
   if (positionals.length !== 3) throw usage(`import ${positionals[0]} takes REQUEST.json and RESPONSE.json`);
   if (values.sources === undefined) throw usage(`import ${positionals[0]} needs --sources SOURCES.json (the host's snapshots)`);
-  const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, sources: hostSources(values.sources), lang: values.lang ?? localeLang() };
+  const opts = { scope: { tenant_id: values.tenant, user_id: values.user }, sources: hostSources(values.sources), ...common(lib, values) };
   if (values["fetched-at"] !== undefined) opts.fetchedAt = values["fetched-at"];
   if (values.title !== undefined) opts.title = values.title;
   const { bundle, issues } = lib[fn](readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
@@ -136,29 +142,12 @@ export function locate(lib, argv) {
   const { values, positionals } = options(argv, {
     out: { type: "string" },
     whitespace: { type: "string", default: "exact" },
-    lang: { type: "string" },
-    policy: { type: "string" },
   });
   if (positionals.length !== 1) throw usage("locate takes one DRAFT_BUNDLE.json");
   if (values.whitespace !== "exact" && values.whitespace !== "loose") throw usage('--whitespace takes "exact" or "loose"');
-  if (values.lang !== undefined && values.lang !== "zh" && values.lang !== "en") throw usage('--lang takes "zh" or "en"');
-  const opts = { whitespace: values.whitespace, lang: values.lang ?? localeLang() };
-  // locateBundle takes no policy, only its limits: they are passed; its vocabularies stay the reference's.
-  const policy = policyArg(lib, values.policy);
-  if (policy !== undefined) Object.assign(opts, { maxSources: policy.max_sources, maxSourceBytes: policy.max_source_bytes, maxClaims: policy.max_claims, maxCitations: policy.max_citations });
-  const text = readInputFile(positionals[0], policy?.max_input_bytes ?? MAX_INPUT_BYTES);
-  let result;
-  try {
-    result = lib.locateBundle(text, opts);
-  } catch (e) {
-    const rules = ["kinds", "filename", "identifier", "scope_id"];
-    const reference = policy && lib.parsePolicy("reference");
-    if (e?.code === "contract" && policy && rules.some((r) => policy[r] !== reference[r])) {
-      e.message += ` (locate applies only --policy's limits: the library's locateBundle takes no policy, so its filename, kind and id rules stay the reference's)`;
-    }
-    throw e;
-  }
-  const { bundle, located, issues } = result;
+  const opts = { whitespace: values.whitespace, ...common(lib, values) };
+  const text = readInputFile(positionals[0], effectivePolicy(lib, opts.policy, opts.compat).max_input_bytes);
+  const { bundle, located, issues } = lib.locateBundle(text, opts);
   write(values.out, bundle);
   const lines = [`located ${located.length} quote${located.length === 1 ? "" : "s"}${located.some((l) => l.whitespace === "loose") ? " (some loosely: see the report's gaps)" : ""}`];
   for (const i of issues) {

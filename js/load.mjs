@@ -44,12 +44,18 @@ export function packageVersion() {
 }
 
 /**
- * The language of the user's locale: the first set of LC_ALL, LC_MESSAGES and LANG
- * (POSIX's order); "zh" for a Chinese locale (zh, zh_CN.UTF-8…), "en" otherwise.
+ * --lang: "zh" or "en", or undefined without it (the library then follows the locale,
+ * LC_ALL, LC_MESSAGES or LANG, itself; or Chinese under --compat reference).
  */
-export function localeLang(env = process.env) {
-  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => typeof v === "string" && v !== "") ?? "";
-  return /^zh(?:[_.@-]|$)/i.test(locale) ? "zh" : "en";
+export function langArg(value) {
+  if (value !== undefined && value !== "zh" && value !== "en") throw usageError('--lang takes "zh" or "en"');
+  return value;
+}
+
+/** --compat: "reference", or undefined without it. */
+export function compatArg(value) {
+  if (value !== undefined && value !== "reference") throw usageError('--compat takes "reference"');
+  return value;
 }
 
 let base;
@@ -125,17 +131,22 @@ export function parseCommandLine(argv, options) {
 export function policyArg(lib, value) {
   if (value === undefined) return undefined;
   if (value === "reference" || value === "documents") return lib.parsePolicy(value);
-  if (!existsSync(value)) {
-    // A name that looks like a file is a missing file; anything else a preset that does not exist.
-    if (/[\\/]|\.json$/i.test(value)) throw usageError(`--policy: the policy file ${value} does not exist`);
-    throw usageError(`--policy takes "reference", "documents" or a policy JSON file; ${value} is neither a preset nor an existing file`);
-  }
+  if (!existsSync(value)) throw usageError(`--policy: the policy file ${value} does not exist (the presets are "documents" and "reference")`);
   try {
     return lib.parsePolicy(readInputFile(value));
   } catch (e) {
     if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
     throw e;
   }
+}
+
+/**
+ * The policy a call will apply: `policy` (policyArg's) when given, else the library's
+ * default (a policy object with no field: the default preset), or under --compat
+ * reference the reference preset. For what the CLI itself bounds (the bytes it reads).
+ */
+export function effectivePolicy(lib, policy, compat) {
+  return policy ?? lib.parsePolicy(compat === undefined ? {} : "reference");
 }
 
 /** The exit code of a directory or a stream in which some bundles could not be read (the others' results are written). */

@@ -120,17 +120,28 @@ pub struct BundleOptions {
 }
 
 impl BundleOptions {
-    /// The defaults: the reference policy, rendering on, hardened escaping, Chinese,
-    /// reviews reported.
+    /// The defaults: the documents policy, rendering on, hardened escaping, the host's
+    /// language ([`crate::host::lang`]), reviews reported.
     pub fn new(clock: Clock) -> BundleOptions {
         BundleOptions {
             clock,
             render: true,
-            policy: Policy::reference(),
+            policy: Policy::default(),
             escaping: crate::render::Escaping::Hardened,
             review_key: None,
-            lang: crate::error::Lang::Zh,
+            lang: crate::host::lang(),
             reviews: ReviewMode::Report,
+        }
+    }
+
+    /// `compat: "reference"`: the reference policy with its messages, its escaping,
+    /// Chinese; rendering on, reviews reported.
+    pub fn reference(clock: Clock) -> BundleOptions {
+        BundleOptions {
+            policy: Policy::reference().with_reference_messages(true),
+            escaping: crate::render::Escaping::Reference,
+            lang: crate::error::Lang::Zh,
+            ..BundleOptions::new(clock)
         }
     }
 }

@@ -1,19 +1,20 @@
 //! Errors, one enum per area. Every variant has a stable `code()` (snake_case, never
-//! renamed once published) and a `message()`; messages default to the reference's
-//! Chinese texts so that outputs match it byte for byte.
+//! renamed once published) and a `message()` in each language: `message()` alone is the
+//! reference's Chinese text (what `compat: "reference"` gives, byte for byte).
 //!
 //! Checking a report yields data (an [`crate::assess::Assessment`] with a list of issues);
 //! these errors are for input that cannot be used at all, or for misuse.
 
 use std::fmt;
 
-/// The language of messages and artifact labels. Chinese (the reference's texts) is the
-/// default; every code and every label also has an English text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+/// The language of messages and artifact labels. Every code and every label has a
+/// Chinese text (the reference's) and an English one. There is no fixed default: a call
+/// without `lang` follows the host's locale ([`crate::host::lang`]), and `compat:
+/// "reference"` gives Chinese.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Lang {
-    #[default]
     Zh,
     En,
 }
@@ -24,6 +25,19 @@ impl Lang {
             "zh" => Some(Lang::Zh),
             "en" => Some(Lang::En),
             _ => None,
+        }
+    }
+
+    /// The language of a host's locale: Chinese for a Chinese one (`zh`, `zh_CN.UTF-8`,
+    /// `zh-TW`, `zh@…`, any case), English for anything else (`en-US`, `C.UTF-8`, `""`).
+    /// A browser's `navigator.language` and a POSIX `LANG` read the same way.
+    pub fn from_locale(locale: &str) -> Lang {
+        let b = locale.trim().as_bytes();
+        let chinese = b.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"zh")) && matches!(b.get(2), None | Some(b'_' | b'-' | b'.' | b'@'));
+        if chinese {
+            Lang::Zh
+        } else {
+            Lang::En
         }
     }
 }
@@ -229,19 +243,30 @@ impl ContractError {
     pub fn code(&self) -> &'static str {
         "contract"
     }
-    /// A one-line summary naming the first violation and how many there are.
+    /// A one-line summary naming the first violation and how many there are (English).
     pub fn message(&self) -> String {
-        match self.violations.first() {
-            Some(v) => {
-                let more = self.violations.len() - 1;
-                let path = if v.path.is_empty() { "/" } else { v.path.as_str() };
-                if more == 0 {
-                    format!("{} breaks its contract at {path}: {}", self.subject, v.message)
-                } else {
-                    format!("{} breaks its contract at {path}: {} (and {more} more)", self.subject, v.message)
-                }
-            }
-            None => format!("{} breaks its contract", self.subject),
+        self.summary(Lang::En)
+    }
+
+    /// [`Self::message`] in a language. The summary is in the language of the violation's
+    /// message: a message that has no Chinese text (serde's, an importer's) stays in an
+    /// English sentence, so that no summary mixes the two.
+    pub fn summary(&self, lang: Lang) -> String {
+        let subject = self.subject;
+        let Some(v) = self.violations.first() else {
+            return match lang {
+                Lang::Zh => format!("{subject} 不符合契约"),
+                Lang::En => format!("{subject} breaks its contract"),
+            };
+        };
+        let more = self.violations.len() - 1;
+        let path = if v.path.is_empty() { "/" } else { v.path.as_str() };
+        let m = &v.message;
+        match (lang, more) {
+            (Lang::Zh, 0) if crate::error::has_cjk(m) => format!("{subject} 不符合契约(位置 {path}):{m}"),
+            (Lang::Zh, _) if crate::error::has_cjk(m) => format!("{subject} 不符合契约(位置 {path}):{m}(另有 {more} 处)"),
+            (_, 0) => format!("{subject} breaks its contract at {path}: {m}"),
+            _ => format!("{subject} breaks its contract at {path}: {m} (and {more} more)"),
         }
     }
 }
@@ -264,10 +289,8 @@ impl ContractError {
                     v.message = m;
                 }
             }
-            if matches!(v.code, ViolationCode::TooLong | ViolationCode::InputTooLarge) {
-                if let Some(m) = raise_hint_in(&v.message, lang) {
-                    v.message = m;
-                }
+            if lang == Lang::Zh || Hint::of(&v.message).is_some() {
+                v.message = rule_text_in(&v.message, lang);
             }
         }
         e
@@ -293,15 +316,164 @@ fn quote_only_in(message: &str, lang: Lang) -> Option<String> {
     (en == message).then(|| quote_only_message(count, subjects, lang))
 }
 
-/// A limit's violation ends with how to raise it, in English as the reader made it
-/// (`contract::with_raise_hints`): the message with that hint in `lang`. `None` when the
-/// message has no such hint (under `compat: "reference"` there is none).
-fn raise_hint_in(message: &str, lang: Lang) -> Option<String> {
-    let (base, hint) = message.split_once("; raise it with the policy field ")?;
-    let field = hint.split(' ').next()?;
-    let en = how_to_raise(field, Lang::En);
-    let tail = message.strip_prefix(base)?.strip_prefix("; ")?;
-    (tail == en).then(|| format!("{base}; {}", how_to_raise(field, lang)))
+/// The library's texts of the type and length rules (the checker's and the string
+/// rules'), with `{}` for what they name: each English text and its Chinese one.
+pub const RULE_TEXTS: &[(&str, &str)] = &[
+    ("Input should be a string, not {}", "应为字符串,实为{}"),
+    ("String should have at least {} characters", "字符串至少应有 {} 个字符"),
+    ("String should have at most {} characters, not {}", "字符串至多 {} 个字符,实有 {} 个"),
+    ("String should match pattern '{}'", "字符串应匹配模式 '{}'"),
+    ("Input should be a whole number from {} to {}, not {}", "应为 {} 到 {} 之间的整数,实为{}"),
+    ("Input should be greater than or equal to {}", "应大于或等于 {}"),
+    ("Input should be an object, not {}", "应为对象,实为{}"),
+    ("Input should be an array, not {}", "应为数组,实为{}"),
+    ("Extra inputs are not permitted", "不允许有此字段"),
+    ("Field required", "缺少必填字段"),
+    ("List should have at least {} item, not {}", "列表至少应有 {} 项,实有 {} 项"),
+    ("List should have at least {} items, not {}", "列表至少应有 {} 项,实有 {} 项"),
+    ("List should have at most {} items, not {}", "列表至多 {} 项,实有 {} 项"),
+    // The JSON reader's and the argument reader's.
+    ("the input is {} bytes, over the limit of {} bytes; it was not parsed", "输入为 {} 字节,超过上限 {} 字节;未解析"),
+    ("{} is at least {} bytes of JSON, over the limit of {} bytes; it was not read", "{} 至少有 {} 字节的 JSON,超过上限 {} 字节;未读取"),
+    ("the JSON nests deeper than {} levels ({}); it was not read", "JSON 嵌套超过 {} 层({});未读取"),
+    (
+        "the JSON text starts with a byte order mark (U+FEFF) at line {} column {} (byte {}); save it as UTF-8 without a BOM, or remove the mark",
+        "JSON 文本在第 {} 行第 {} 列(第 {} 字节)以字节顺序标记(U+FEFF)开头;请存为不带 BOM 的 UTF-8,或删去该标记",
+    ),
+    (
+        "the input holds {} array items and object entries, over the {} that are read; the rest were counted, not checked",
+        "输入含有 {} 个数组项和对象条目,超过读取上限 {} 个;其余只计数,未检查",
+    ),
+    (
+        "{} more violations were found and are not listed (at most {} are; past them a list over its limit is not checked item by item, so there may be more)",
+        "另有 {} 处违规未列出(至多列出 {} 处;此后超出上限的列表不再逐项检查,实际可能更多)",
+    ),
+    // Last: any other "Input should be …" is a list of literals ('fact' or 'inference').
+    ("Input should be {}", "应为 {}"),
+];
+
+/// What the rules' texts call a JSON value's type, and its Chinese name.
+pub const TYPE_NAMES: &[(&str, &str)] = &[
+    ("a boolean", "布尔值"),
+    ("a number with a fraction or exponent", "带小数或指数的数"),
+    ("an integer", "整数"),
+    ("a string", "字符串"),
+    ("an array", "数组"),
+    ("an object", "对象"),
+];
+
+/// The parts of `text` at the `{}` of `template`, when it has that form.
+fn template_parts<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
+    let mut pieces = template.split("{}");
+    let mut rest = text.strip_prefix(pieces.next()?)?;
+    let mut parts = Vec::new();
+    let mut pieces = pieces.peekable();
+    while let Some(piece) = pieces.next() {
+        let end = if pieces.peek().is_none() { rest.len().checked_sub(piece.len()).filter(|&e| rest.get(e..) == Some(piece))? } else { rest.find(piece).filter(|_| !piece.is_empty())? };
+        parts.push(rest.get(..end)?);
+        rest = rest.get(end + piece.len()..)?;
+    }
+    rest.is_empty().then_some(parts)
+}
+
+/// A rule's text in Chinese: its template's, with the parts it names (a type's name
+/// translated, a list of literals joined by 或); `None` for a text of no rule.
+fn rule_text_zh(text: &str) -> Option<String> {
+    RULE_TEXTS.iter().find_map(|(en, zh)| {
+        let parts = template_parts(en, text)?;
+        // The catch-all takes literal lists only.
+        if *en == "Input should be {}" && !parts.first().is_some_and(|p| p.starts_with('\'')) {
+            return None;
+        }
+        let mut out = String::new();
+        let mut pieces = zh.split("{}");
+        out.push_str(pieces.next().unwrap_or(""));
+        for (part, piece) in parts.iter().zip(pieces) {
+            let named = TYPE_NAMES.iter().find(|(e, _)| e == part).map(|(_, z)| (*z).to_owned()).or_else(|| {
+                // Where the reader stopped: `at line 1 column 129`.
+                let at = template_parts("at line {} column {}", part)?;
+                Some(format!("第 {} 行第 {} 列", at.first()?, at.get(1)?))
+            });
+            out.push_str(&named.unwrap_or_else(|| part.replace("' or '", "' 或 '")));
+            out.push_str(piece);
+        }
+        Some(out)
+    })
+}
+
+/// A violation's message (the checker's English, a hint after it) in a language: in
+/// Chinese the rule's text is translated where it has a Chinese text, and the hint is
+/// given in the language.
+pub fn rule_text_in(message: &str, lang: Lang) -> String {
+    let (base, hint) = match Hint::of(message) {
+        Some((base, hint)) => (base, Some(hint)),
+        None => (message, None),
+    };
+    let base = match lang {
+        Lang::Zh => rule_text_zh(base).unwrap_or_else(|| base.to_owned()),
+        Lang::En => base.to_owned(),
+    };
+    match (hint, lang) {
+        (None, _) => base,
+        (Some(h), Lang::Zh) if has_cjk(&base) => format!("{base};{}", h.text(lang)),
+        // A text with no Chinese (serde's): the hint stays in its English sentence.
+        (Some(h), Lang::Zh) => format!("{base}; {}", h.text(Lang::En)),
+        (Some(h), Lang::En) => format!("{base}; {}", h.text(lang)),
+    }
+}
+
+/// What a contract violation that a policy decides ends with (`contract::with_raise_hints`
+/// appends it in English; [`ContractError::localized`] gives it in the language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint<'a> {
+    /// A limit: how to raise it (the policy field, `--policy documents`).
+    Raise(&'a str),
+    /// A limit the documents policy does not raise: a policy file that sets it.
+    RaiseFile(&'a str),
+    /// A limit under `compat: "reference"`: dropping compat gives the documents policy.
+    RaiseCompat(&'a str),
+    /// A filename, kind or scope id that the documents policy allows.
+    Allow,
+    /// The same under `compat: "reference"`.
+    AllowCompat,
+}
+
+impl<'a> Hint<'a> {
+    /// The hint's text.
+    pub fn text(self, lang: Lang) -> String {
+        match (self, lang) {
+            (Hint::Raise(field), _) => how_to_raise(field, lang),
+            (Hint::RaiseFile(field), Lang::En) => format!("raise it with the policy field {field} (CLI: --policy with a policy file that sets \"{field}\")"),
+            (Hint::RaiseFile(field), Lang::Zh) => format!("可通过策略字段 {field} 提高上限(CLI:--policy 指定一个设置了 \"{field}\" 的策略文件)"),
+            (Hint::RaiseCompat(field), Lang::En) => format!(
+                "raise it with the policy field {field}: without compat \"reference\" the documents policy applies (CLI: drop --compat reference, or give --policy with \"{field}\")"
+            ),
+            (Hint::RaiseCompat(field), Lang::Zh) => {
+                format!("可通过策略字段 {field} 提高上限:去掉 compat \"reference\" 即采用 documents 策略(CLI:去掉 --compat reference,或用 --policy 设置 \"{field}\")")
+            }
+            (Hint::Allow, Lang::En) => "allowed under the documents policy (policy: \"documents\"; CLI: --policy documents)".to_owned(),
+            (Hint::Allow, Lang::Zh) => "documents 策略允许此值(policy: \"documents\";CLI:--policy documents)".to_owned(),
+            (Hint::AllowCompat, Lang::En) => {
+                "allowed under the documents policy, the default: drop compat \"reference\" (CLI: run without --compat reference)".to_owned()
+            }
+            (Hint::AllowCompat, Lang::Zh) => "默认的 documents 策略允许此值:去掉 compat \"reference\"(CLI:不加 --compat reference 运行)".to_owned(),
+        }
+    }
+
+    /// The English hint `message` ends with (after `"; "`), and the message before it.
+    pub fn of(message: &'a str) -> Option<(&'a str, Hint<'a>)> {
+        for hint in [Hint::Allow, Hint::AllowCompat] {
+            if let Some(base) = message.strip_suffix(hint.text(Lang::En).as_str()).and_then(|b| b.strip_suffix("; ")) {
+                return Some((base, hint));
+            }
+        }
+        const RAISE: &str = "; raise it with the policy field ";
+        let at = message.rfind(RAISE)?;
+        let (base, tail) = (message.get(..at)?, message.get(at + 2..)?);
+        let field = tail.get(RAISE.len() - 2..)?.split([' ', ':']).next()?;
+        let hint = [Hint::Raise(field), Hint::RaiseFile(field), Hint::RaiseCompat(field)].into_iter().find(|h| h.text(Lang::En) == tail)?;
+        Some((base, hint))
+    }
 }
 
 impl Coded for ContractError {
@@ -309,14 +481,14 @@ impl Coded for ContractError {
         "contract"
     }
     fn message(&self, lang: Lang) -> String {
-        self.localized(lang).message()
+        self.localized(lang).summary(lang)
     }
     fn issues(&self, lang: Lang) -> Option<(&'static str, Vec<Violation>)> {
         Some((self.subject, self.localized(lang).violations))
     }
     fn message_and_issues(&self, lang: Lang) -> (String, Option<(&'static str, Vec<Violation>)>) {
         let localized = self.localized(lang);
-        (localized.message(), Some((self.subject, localized.violations)))
+        (localized.summary(lang), Some((self.subject, localized.violations)))
     }
 }
 
@@ -421,6 +593,9 @@ pub struct Detail {
     /// The policy field that sets the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_field: Option<&'static str>,
+    /// The documents policy does not raise the limit (a policy file does): for the hint.
+    #[serde(skip)]
+    pub beyond_documents: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cited_revision: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -477,7 +652,7 @@ impl Detail {
             parts.push(if zh { format!("第 {i} 条审阅(从 0 计)") } else { format!("review {i} (0-based)") });
         }
         if let (Some(size), Some(limit)) = (self.size, self.limit) {
-            let unit = self.unit.unwrap_or("");
+            let unit = unit_in(self.unit.unwrap_or(""), lang);
             parts.push(if zh { format!("{size} {unit},上限 {limit} {unit}") } else { format!("{size} {unit}, over the limit of {limit} {unit}") });
         }
         if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
@@ -503,7 +678,7 @@ impl Detail {
             });
         }
         if let Some(f) = self.policy_field {
-            parts.push(how_to_raise(f, lang));
+            parts.push(if self.beyond_documents { Hint::RaiseFile(f).text(lang) } else { how_to_raise(f, lang) });
         }
         if parts.is_empty() {
             return base.to_owned();
@@ -554,6 +729,21 @@ impl fmt::Display for BindingError {
     }
 }
 impl std::error::Error for BindingError {}
+
+/// Whether a text holds a CJK ideograph (it is, or quotes, Chinese text).
+pub fn has_cjk(text: &str) -> bool {
+    text.chars().any(|c| matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{3134f}'))
+}
+
+/// What a [`Detail`]'s `unit` counts, in a language.
+fn unit_in(unit: &str, lang: Lang) -> &str {
+    match (unit, lang) {
+        ("bytes", Lang::Zh) => "字节",
+        ("sources", Lang::Zh) => "个来源",
+        ("code_points", Lang::Zh) => "个码位",
+        (u, _) => u,
+    }
+}
 
 /// How to raise a limit, for messages: the policy field and the CLI flag.
 pub fn how_to_raise(field: &str, lang: Lang) -> String {

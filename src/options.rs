@@ -20,7 +20,9 @@ use crate::render::Escaping;
 use crate::schema::Dialect;
 use crate::policy::{Policy, PolicyError};
 
-/// `compat: "reference"`: the reference's (weaker) escaping and quote counting.
+/// `compat: "reference"`: the reference's behaviour, byte for byte: its policy and its
+/// language (Chinese) unless `policy` or `lang` is given beside it, its (weaker) escaping,
+/// its quote counting and its codes and message texts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -161,7 +163,10 @@ call_options! {
     ParseOptions { dialect: DialectName, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
     /// The schema functions. `dialect: "openai-strict"`: every property required, optional
     /// ones nullable, no string lengths.
-    SchemaOptions { dialect: DialectName, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
+    SchemaOptions { dialect: DialectName, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
+    /// `reportDigest(report, options)`: the policy and language a report given as an
+    /// object or text is read under (a handle's own, unless given).
+    ReportDigestOptions { lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
     /// `recordReview(…, options)`. `key`: the host's secret; the review gets an
     /// HMAC-SHA-256 `signature` over its canonical JSON.
     ReviewOptions { now: String, key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
@@ -172,39 +177,46 @@ call_options! {
     /// `render(…, options)`. `compat: "reference"`: the reference's escaping,
     /// byte-identical to it and weaker (bare URLs autolink).
     RenderOptions { now: String, compat: Compat, review_key: String, lang: Lang, reviews: ReviewsName, }
-    /// `checkBundle(bundle, options)`. `policy` sets every limit (default "reference": 16
-    /// sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the
-    /// `max*` options override single fields of it.
+    /// `checkBundle(bundle, options)`. `policy` sets every limit and vocabulary (default
+    /// "documents"; "reference" under `compat: "reference"`); the `max*` options override
+    /// single fields of it.
     CheckBundleOptions {
         now: String, render: bool, max_sources: usize, max_source_bytes: usize, max_claims: usize,
         max_citations: usize, max_input_bytes: usize, compat: Compat, review_key: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value,
     }
     /// `store.fromWebAnnotation(…, options)`.
     WhitespaceOptions { whitespace: WhitespaceName, }
-    /// `locateCitations(…, options)`.
+    /// `locateCitations(…, options)`: the store's policy and language unless given.
     #[cfg_attr(test, ts(rename = "LocateOptions"))]
-    LocateOptionsIn { whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, }
-    /// `locateBundle(draft, options)`.
+    LocateOptionsIn {
+        whitespace: WhitespaceName, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
+        max_claims: usize, max_citations: usize,
+    }
+    /// `locateBundle(draft, options)`: the policy the draft and its sources are read under.
     LocateBundleOptions {
-        whitespace: WhitespaceName, lang: Lang, max_claims: usize, max_citations: usize, now: String,
-        max_sources: usize, max_source_bytes: usize,
+        whitespace: WhitespaceName, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
+        max_claims: usize, max_citations: usize, now: String, max_sources: usize, max_source_bytes: usize,
     }
     /// `fromAnthropicMessage(request, response, options)`: `sourceIds[i]` names document i
-    /// (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps.
-    AnthropicOptions { #[cfg_attr(test, ts(type = "Scope"))] scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool, }
+    /// (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps; `title`
+    /// names the report; `policy` and `lang` as every call's.
+    AnthropicOptions {
+        #[cfg_attr(test, ts(type = "Scope"))] scope: Value, source_ids: Vec<String>, fetched_at: String, uncited_as_gaps: bool,
+        title: String, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat,
+    }
     /// `fromBedrockResponse`, `fromOpenAIResponse`, `fromGeminiResponse(request, response,
     /// options)`: `sources` maps the provider's key (a Bedrock document index or name, an
     /// OpenAI file id, a Gemini URI) to the host's snapshot; `title` names the report.
     ProviderOptions {
         #[cfg_attr(test, ts(type = "Scope"))] scope: Value,
         #[cfg_attr(test, ts(type = "Record<string, HostSource>"))] sources: Value,
-        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, title: String, fetched_at: String,
+        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, title: String, fetched_at: String,
     }
     /// `fromModelResponse(request, response, options)`: `provider`, or detected by shape.
     ModelResponseOptions {
         #[cfg_attr(test, ts(type = "Scope"))] scope: Value,
         #[cfg_attr(test, ts(type = "Record<string, HostSource>"))] sources: Value,
-        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, title: String, fetched_at: String,
+        lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, title: String, fetched_at: String,
         #[cfg_attr(test, ts(type = "\"anthropic\" | \"bedrock\" | \"openai\" | \"gemini\""))] provider: String,
     }
     /// `new DocumentCatalog(options)`: `documents` are imported in order.
@@ -214,7 +226,7 @@ call_options! {
     LangOptions { lang: Lang, }
     /// `parseBundle(bundle, options)`: `requireContents: false` lets sources leave out
     /// `content`; the limits as `checkBundle`'s.
-    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, }
+    ParseBundleOptions { require_contents: bool, max_claims: usize, max_citations: usize, max_input_bytes: usize, lang: Lang, #[cfg_attr(test, ts(optional, type = "PolicyInput"))] policy: Value, compat: Compat, }
 }
 
 /// The options of `finalize` and `gradeTask` hold one field, `catalog` (an instance the
@@ -340,26 +352,53 @@ pub fn check_now_units(units: usize) -> Result<(), ClockErrorKind> {
     Ok(())
 }
 
+/// The library's default language, for what is refused before a call's options are read:
+/// the host's locale's ([`crate::host::lang`]).
+pub fn default_lang() -> Lang {
+    crate::host::lang()
+}
+
 impl CallOptions {
-    /// The call's language: its `lang`, else `fallback` (the store's or catalogue's, or
-    /// the library's default zh).
-    pub fn lang_or(&self, fallback: Lang) -> Lang {
-        self.lang.unwrap_or(fallback)
+    /// The call's language: its `lang`; else, under `compat: "reference"`, Chinese (the
+    /// reference's); else the host's locale's ([`default_lang`]).
+    pub fn lang(&self) -> Lang {
+        self.lang.unwrap_or_else(|| if self.compat.is_some() { Lang::Zh } else { default_lang() })
     }
 
-    /// The policy: `policy` (a preset's name or a policy object; default reference),
-    /// then the `max*` options as overrides, then `compat` (the reference's messages).
+    /// The language of a call given an object that carries one (a store, a handle, a
+    /// catalogue): its `lang`, else `carried`, the object's.
+    pub fn lang_or(&self, carried: Lang) -> Lang {
+        self.lang.unwrap_or(carried)
+    }
+
+    /// The policy: `policy` (a preset's name or a policy object); else, under `compat:
+    /// "reference"`, the reference preset; else the default (documents). Then the `max*`
+    /// options as overrides, then `compat` (the reference's messages). An explicit
+    /// `policy` beside `compat` wins.
     pub fn limits(&self) -> Result<Policy, PolicyError> {
-        let mut p = match &self.policy {
-            None => Policy::default(),
-            Some(v) => Policy::from_value(v)?,
+        self.resolve(None)
+    }
+
+    /// The policy of a call given an object that carries one (a store's, a handle's):
+    /// `policy` when given, else `carried`; the `max*` overrides and `compat` as
+    /// [`Self::limits`] (the carried policy keeps its own reference messages).
+    pub fn limits_or(&self, carried: &Policy) -> Result<Policy, PolicyError> {
+        self.resolve(Some(carried))
+    }
+
+    fn resolve(&self, carried: Option<&Policy>) -> Result<Policy, PolicyError> {
+        let mut p = match (&self.policy, carried) {
+            (Some(v), _) => Policy::from_value(v)?,
+            (None, Some(c)) => c.clone(),
+            (None, None) if self.compat.is_some() => Policy::reference(),
+            (None, None) => Policy::default(),
         };
         p.max_claims = self.max_claims.unwrap_or(p.max_claims);
         p.max_citations = self.max_citations.unwrap_or(p.max_citations);
         p.max_input_bytes = self.max_input_bytes.unwrap_or(p.max_input_bytes);
         p.max_sources = self.max_sources.unwrap_or(p.max_sources);
         p.max_source_bytes = self.max_source_bytes.unwrap_or(p.max_source_bytes);
-        p.reference_messages = self.compat.is_some();
+        p.reference_messages = self.compat.is_some() || carried.is_some_and(|c| c.reference_messages);
         Ok(p)
     }
 
@@ -438,20 +477,21 @@ impl CallOptions {
             policy: self.limits()?,
             escaping: self.escaping(),
             review_key: self.review_key()?,
-            lang: self.lang_or(Lang::Zh),
+            lang: self.lang(),
             reviews: crate::assess::ReviewMode::Report,
         })
     }
 
-    /// The settings of the Anthropic importer; `scope` is required.
+    /// The settings of the Anthropic importer; `scope` is required (read under the policy).
     pub fn anthropic(&self) -> Result<crate::import::anthropic::AnthropicOptions, OptionError> {
         let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;
         Ok(crate::import::anthropic::AnthropicOptions {
-            scope: Scope::from_value(scope)?,
+            scope: Scope::from_value_with(scope, &self.limits()?)?,
             source_ids: self.source_ids.clone().unwrap_or_default(),
             fetched_at: self.fetched_at.clone(),
             uncited_as_gaps: self.uncited_as_gaps.unwrap_or(false),
             policy: self.limits()?,
+            title: self.title.clone(),
         })
     }
 
@@ -459,9 +499,10 @@ impl CallOptions {
     /// key to `{sourceId, text, title?, locator?}`.
     pub fn provider_import(&self) -> Result<crate::import::provider::ProviderOptions, OptionError> {
         let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;
-        let mut o = crate::import::provider::ProviderOptions::new(Scope::from_value(scope)?);
-        o.policy = self.limits()?;
-        o.lang = self.lang_or(Lang::default());
+        let policy = self.limits()?;
+        let mut o = crate::import::provider::ProviderOptions::new(Scope::from_value_with(scope, &policy)?);
+        o.policy = policy;
+        o.lang = self.lang();
         o.title = self.title.clone();
         o.fetched_at = self.fetched_at.clone();
         let sources = match &self.sources {
@@ -582,7 +623,7 @@ mod tests {
         assert_eq!(read(json!({"sourceIds": null})).unwrap_err(), "options.sourceIds: invalid type: null, expected a sequence");
         assert_eq!(read(json!({"fetchedAt": 1.5})).unwrap_err(), "options.fetchedAt: invalid type: floating point `1.5`, expected a string");
         let e = read(json!({"x": 1})).unwrap_err();
-        assert_eq!(e, "options.x: unknown field `x`, expected one of `scope`, `sourceIds`, `fetchedAt`, `uncitedAsGaps`");
+        assert_eq!(e, "options.x: unknown field `x`, expected one of `scope`, `sourceIds`, `fetchedAt`, `uncitedAsGaps`, `title`, `lang`, `policy`, `compat`");
         let lang = |v: Value| from_value::<LangOptions>(v, "options").map_err(message);
         assert_eq!(lang(json!({"lang": "fr"})).unwrap_err(), "options.lang: unknown variant `fr`, expected `zh` or `en`");
         assert_eq!(lang(json!({"lang": {"en": 1}})).unwrap_err(), "options.lang.en: invalid type: integer `1`, expected unit");

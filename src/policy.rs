@@ -1,9 +1,10 @@
 //! The policy: one object for every limit and vocabulary of the contracts, the store and
-//! the artifact. Two presets: [`Policy::reference`] (the design article's values, the
-//! default; every golden case runs under it) and [`Policy::documents`] (real documents:
-//! licence texts, source files, long pages). A custom policy is JSON that starts from a
-//! preset: `{"extends": "documents", "max_claims": 5000}`; an unknown field is an error
-//! that names it.
+//! the artifact. Two presets: [`Policy::documents`] (real documents: licence texts,
+//! source files, long pages; the default) and [`Policy::reference`] (the design article's
+//! values; `compat: "reference"` selects it, and every golden case runs under it). A
+//! custom policy is JSON that starts from a preset: `{"extends": "reference",
+//! "max_claims": 20}` (`extends` defaults to the default preset); an unknown field is an
+//! error that names it.
 //!
 //! The policy is carried by the object that holds it: a store made with a policy applies
 //! it to everything it checks, a bundle check applies it to the bundle, the schema
@@ -108,9 +109,10 @@ pub struct Policy {
     pub reference_messages: bool,
 }
 
+/// The default: [`Policy::documents`].
 impl Default for Policy {
     fn default() -> Self {
-        Policy::reference()
+        Policy::documents()
     }
 }
 
@@ -189,7 +191,7 @@ impl Policy {
     }
 
     /// Reads a policy: a preset's name, or a JSON object `{"extends": PRESET, …fields}`
-    /// (`extends` defaults to `reference`). An unknown field, a wrong type or an unknown
+    /// (`extends` defaults to the default preset, `documents`). An unknown field, a wrong type or an unknown
     /// preset is a [`PolicyError`] naming it.
     pub fn from_json(text: &str) -> Result<Policy, PolicyError> {
         let trimmed = text.trim();
@@ -209,7 +211,7 @@ impl Policy {
             _ => return Err(PolicyError::Invalid { field: String::new(), message: "a policy is a preset's name or a JSON object".into() }),
         };
         let base = match fields.get("extends") {
-            None => Policy::reference(),
+            None => Policy::default(),
             Some(Value::String(name)) => Policy::preset(name).ok_or_else(|| PolicyError::UnknownPreset(name.clone()))?,
             Some(_) => return Err(PolicyError::Invalid { field: "extends".into(), message: "extends must be a preset's name".into() }),
         };
@@ -236,6 +238,20 @@ impl Policy {
     pub fn with_reference_messages(mut self, on: bool) -> Policy {
         self.reference_messages = on;
         self
+    }
+
+    /// Whether the documents preset sets the limit `field` higher than this policy does
+    /// (so that `--policy documents` raises it).
+    pub fn documents_raises(&self, field: &str) -> bool {
+        let of = |p: &Policy| serde_json::to_value(p).ok().and_then(|v| v.get(field).and_then(Value::as_u64));
+        matches!((of(&Policy::documents()), of(self)), (Some(d), Some(p)) if d > p)
+    }
+
+    /// A refusal's detail: `size` over this policy's limit `field`, counted in `unit`,
+    /// with how to raise it.
+    pub fn limit_detail(&self, size: usize, unit: &'static str, field: &'static str) -> crate::error::Detail {
+        let limit = serde_json::to_value(self).ok().and_then(|v| v.get(field).and_then(Value::as_u64)).and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
+        crate::error::Detail { beyond_documents: !self.documents_raises(field), ..crate::error::Detail::limit(size, limit, unit, field) }
     }
 
     /// The rule of a source, claim or citation id.
@@ -371,8 +387,14 @@ impl crate::error::Coded for PolicyError {
     fn code(&self) -> &'static str {
         PolicyError::code(self)
     }
-    fn message(&self, _lang: crate::error::Lang) -> String {
-        PolicyError::message(self)
+    /// In Chinese where the message is the library's own; a value's error from serde stays
+    /// in its English sentence.
+    fn message(&self, lang: crate::error::Lang) -> String {
+        match (self, lang) {
+            (Self::UnknownField(f), crate::error::Lang::Zh) => format!("策略含有未知字段 '{f}'"),
+            (Self::UnknownPreset(p), crate::error::Lang::Zh) => format!("'{p}' 不是策略预设(预设:{})", PRESETS.join("、")),
+            _ => PolicyError::message(self),
+        }
     }
     /// `field`: the policy field concerned.
     fn details(&self) -> Vec<(&'static str, serde_json::Value)> {

@@ -565,11 +565,10 @@ pub fn render_checked_detailed(
     // A text has no more code points than bytes: count them only when that could matter.
     let chars = if content.len() <= p.max_artifact_chars { content.len() } else { content.chars().count() };
     if content.len() > p.max_artifact_bytes || chars > p.max_artifact_chars {
-        use crate::error::Detail;
         let detail = if content.len() > p.max_artifact_bytes {
-            Detail::limit(content.len(), p.max_artifact_bytes, "bytes", "max_artifact_bytes")
+            p.limit_detail(content.len(), "bytes", "max_artifact_bytes")
         } else {
-            Detail::limit(chars, p.max_artifact_chars, "code_points", "max_artifact_chars")
+            p.limit_detail(chars, "code_points", "max_artifact_chars")
         };
         return Err((RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail))));
     }

@@ -263,7 +263,7 @@ pub fn refusal_detail(kind: ReviewErrorKind, claim_id: &Value, note_chars: Optio
         ReviewErrorKind::UnknownClaim => claim_id.as_str().map(|c| Detail { claim_id: Some(c.to_owned()), ..Detail::default() }),
         ReviewErrorKind::InvalidNote => note_chars
             .filter(|n| *n > policy.max_note_chars)
-            .map(|n| Detail::limit(n, policy.max_note_chars, "code_points", "max_note_chars")),
+            .map(|n| policy.limit_detail(n, "code_points", "max_note_chars")),
         _ => None,
     }
 }

@@ -165,6 +165,7 @@ fn generate_with_names() -> (String, Vec<(String, String)>) {
         .add::<options::RangeOptions>()
         .add::<options::ParseOptions>()
         .add::<options::SchemaOptions>()
+        .add::<options::ReportDigestOptions>()
         .add::<options::ReviewOptions>()
         .add::<options::AssessOptions>()
         .add::<options::RenderOptions>()

@@ -26,7 +26,7 @@ fn four_million_empty_claims_give_the_real_count_and_few_violations() {
     let n = 4_200_000;
     let text = empty_claims_bundle(n);
     assert!(text.len() < DEFAULT_MAX_INPUT_BYTES);
-    let e = read_json::<Bundle>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Bundle>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert!(e.violations.len() <= MAX_VIOLATIONS + 1, "{} violations", e.violations.len());
     let first = &e.violations[0];
     assert_eq!((first.path.as_str(), first.code.code()), ("/report/claims", "too_long"));
@@ -52,7 +52,7 @@ fn violations_are_capped_with_a_count_of_the_rest() {
     let claim = format!("{{{}}}", extra.join(","));
     let claims = [claim.as_str(); 12].join(",");
     let text = format!(r#"{{"title":"x","claims":[{claims}]}}"#);
-    let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert_eq!(e.violations.len(), MAX_VIOLATIONS + 1);
     let last = e.violations.last().unwrap();
     assert_eq!(last.code.code(), "too_many_violations");
@@ -64,7 +64,7 @@ fn a_long_list_is_measured_before_its_items_once_the_cap_is_reached() {
     // 500 gaps of the wrong type: the reference would list 500 violations.
     let gaps = vec!["0"; 500].join(",");
     let text = format!(r#"{{"title":"x","claims":[],"gaps":[{gaps}]}}"#);
-    let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert_eq!(e.violations.len(), MAX_VIOLATIONS + 1);
     // 100 items listed, the 101st counted, then the list is refused by its length (not 400 more items).
     let last = e.violations.last().unwrap();
@@ -75,7 +75,7 @@ fn a_long_list_is_measured_before_its_items_once_the_cap_is_reached() {
 fn under_the_cap_the_reference_order_holds() {
     // 9 invalid gaps (limit 8): the reference lists each item and no too_long.
     let text = r#"{"title":"x","claims":[],"gaps":[0,0,0,0,0,0,0,0,0]}"#;
-    let e = read_json::<Report>(text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert_eq!(e.violations.iter().filter(|v| v.path.starts_with("/gaps/")).count(), 9);
     assert!(!codes(&e).contains(&"too_many_violations"));
 }
@@ -89,13 +89,13 @@ fn nested_lists_and_wide_objects_stay_within_the_budget() {
     assert!(read.truncated());
     let kept: usize = read.value["claims"].as_array().unwrap().iter().map(|l| l.as_array().unwrap().len() + 1).sum();
     assert!(kept <= read.budget, "{kept} kept, budget {}", read.budget);
-    let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert!(e.violations.len() <= MAX_VIOLATIONS + 1);
     assert!(codes(&e).contains(&"too_many_values"));
 
     let keys: Vec<String> = (0..300_000).map(|i| format!(r#""k{i}":0"#)).collect();
     let text = format!("{{{}}}", keys.join(","));
-    let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert_eq!(e.violations.len(), MAX_VIOLATIONS + 1);
     assert!(codes(&e).contains(&"extra_field"));
 }
@@ -113,9 +113,9 @@ fn raised_limits_raise_what_the_reader_keeps() {
     // limits allow that many claims.
     let claims: Vec<String> = (0..4000).map(|i| format!(r#"{{"claim_id":"k{i}","text":"t","kind":"fact","citations":[]}}"#)).collect();
     let text = format!(r#"{{"title":"x","claims":[{}]}}"#, claims.join(","));
-    let raised = evidence_check::contract::Limits { max_claims: 4000, ..Default::default() };
+    let raised = evidence_check::contract::Limits { max_claims: 4000, ..evidence_check::contract::Limits::reference() };
     assert_eq!(read_json::<Report>(&text, &raised).unwrap().claims.len(), 4000);
-    let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+    let e = read_json::<Report>(&text, &evidence_check::contract::Limits::reference()).unwrap_err();
     assert!(e.violations[0].message.starts_with("List should have at most 12 items, not 4000; raise it with the policy field max_claims"), "{}", e.violations[0].message);
 }
 

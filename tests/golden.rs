@@ -1,5 +1,6 @@
 //! Every reference case replayed through the native API and compared, as a whole
-//! value, with the reference's expected output.
+//! value, with the reference's expected output, under `compat: "reference"`: the
+//! reference policy with its messages, its escaping and its quote counting.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -34,14 +35,18 @@ fn store_error(e: evidence_check::StoreError) -> Failure {
 fn to_value<T: Serialize>(t: &T) -> Value {
     serde_json::to_value(t).unwrap()
 }
+/// `compat: "reference"`'s policy: the reference preset with its codes and texts.
+fn reference() -> evidence_check::Policy {
+    evidence_check::Policy::reference().with_reference_messages(true)
+}
 fn scope(v: &Value) -> Scope {
-    Scope::from_value(v).unwrap()
+    Scope::from_value_with(v, &reference()).unwrap()
 }
 fn report(v: &Value) -> Report {
-    Report::from_value(v).unwrap()
+    Report::from_value_with(v, &reference()).unwrap()
 }
 fn reviews(v: &[Value]) -> Vec<Review> {
-    v.iter().map(|r| Review::from_value(r).unwrap()).collect()
+    v.iter().map(|r| Review::from_value_with(r, &reference()).unwrap()).collect()
 }
 fn clock() -> Clock {
     Clock::fixed(NOW).unwrap()
@@ -50,14 +55,14 @@ fn clock() -> Clock {
 impl Engine for Native {
     type Store = EvidenceStore;
     fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
-        Scope::from_value(v).map(|s| to_value(&s)).map_err(contract)
+        Scope::from_value_with(v, &reference()).map(|s| to_value(&s)).map_err(contract)
     }
     fn parse_spec(&self, v: &Value) -> Result<Value, Failure> {
-        SourceSpec::from_value(v).map(|s| to_value(&s)).map_err(contract)
+        SourceSpec::from_value_with(v, &reference()).map(|s| to_value(&s)).map_err(contract)
     }
     fn new_store(&self, specs: &[Value]) -> Result<EvidenceStore, Failure> {
-        let specs = specs.iter().map(|s| SourceSpec::from_value(s).unwrap()).collect();
-        EvidenceStore::with_policy(specs, evidence_check::Policy::reference().with_reference_messages(true), clock()).map_err(store_error)
+        let specs = specs.iter().map(|s| SourceSpec::from_value_with(s, &reference()).unwrap()).collect();
+        EvidenceStore::with_policy(specs, reference(), clock()).map_err(store_error)
     }
     fn ingest(&self, store: &mut EvidenceStore, s: &Value, id: &str, content: &Value) -> Result<Value, Failure> {
         let content = content.as_str().unwrap();
@@ -70,16 +75,16 @@ impl Engine for Native {
         store.remove(&scope(s), id).unwrap();
     }
     fn parse_ref(&self, v: &Value) -> Result<Value, Failure> {
-        SourceRef::from_value(v).map(|r| to_value(&r)).map_err(contract)
+        SourceRef::from_value_with(v, &reference()).map(|r| to_value(&r)).map_err(contract)
     }
     fn quote(&self, store: &EvidenceStore, s: &Value, r: &Value, text: &str, id: &str) -> Result<Value, Failure> {
-        let r = SourceRef::from_value(r).unwrap();
+        let r = SourceRef::from_value_with(r, &reference()).unwrap();
         // Replayed under compat "reference", as the renders are.
         let reference = evidence_check::store::locate::LocateOptions { counting: evidence_check::store::locate::Counting::Reference, ..Default::default() };
         store.quote_with(&scope(s), &r, &evidence_check::store::locate::Selector::exact(text), id, reference).map(|c| to_value(&c)).map_err(store_error)
     }
     fn parse_report(&self, text: &str) -> Result<Value, Failure> {
-        Report::from_json_with(text, &evidence_check::Policy::reference().with_reference_messages(true)).map(|r| to_value(&r)).map_err(contract)
+        Report::from_json_with(text, &reference()).map(|r| to_value(&r)).map_err(contract)
     }
     fn report_digest(&self, r: &Value) -> String {
         report_digest(&report(r))

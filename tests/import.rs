@@ -20,6 +20,7 @@ fn options() -> AnthropicOptions {
         fetched_at: Some("2026-11-29T00:00:00+00:00".into()),
         uncited_as_gaps: false,
         policy: Policy::reference(),
+        title: None,
     }
 }
 fn check(bundle: &Bundle) -> BundleResult {

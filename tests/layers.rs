@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 /// Module -> layer, lowest first. Written once; docs/CONTRIBUTING.md says the same.
 const LAYERS: &[(&str, usize)] = &[
     ("error", 0),
-    ("host", 0),
-    // text: offsets and units, visible characters
+    // what the host lends (its SHA-256, clock and locale); text: offsets and units, visible characters
+    ("host", 1),
     ("citation", 1),
     ("visible", 1),
     ("json", 2),

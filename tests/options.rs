@@ -27,14 +27,27 @@ fn options_are_read_in_one_step_and_resolved() {
     let o = read::<options::CheckBundleOptions>(json!({"now": NOW, "render": false, "maxClaims": 20, "maxInputBytes": 99, "compat": "reference", "reviewKey": "k", "lang": "en"})).unwrap();
     let b = o.bundle().unwrap();
     assert!(!b.render);
-    assert_eq!(b.policy, Limits { max_claims: 20, max_input_bytes: 99, reference_messages: true, ..Limits::default() });
+    // compat "reference": the reference policy, its messages and escaping; an explicit `lang` beside it wins.
+    assert_eq!(b.policy, Limits { max_claims: 20, max_input_bytes: 99, reference_messages: true, ..Limits::reference() });
     assert_eq!(b.escaping, Escaping::Reference);
     assert_eq!(b.review_key.as_deref(), Some(&b"k"[..]));
     assert_eq!(b.lang, Lang::En);
     assert_eq!(b.clock.now(), NOW);
-    // Nothing given: every default, the language falls back to the one given.
+    // compat alone: Chinese too; an explicit policy beside it wins (with the reference's messages).
+    let c = read::<options::CheckBundleOptions>(json!({"compat": "reference"})).unwrap();
+    assert_eq!((c.bundle().unwrap().lang, c.bundle().unwrap().policy), (Lang::Zh, Limits::reference().with_reference_messages(true)));
+    let c = read::<options::CheckBundleOptions>(json!({"compat": "reference", "policy": "documents"})).unwrap();
+    assert_eq!(c.limits().unwrap(), Limits::documents().with_reference_messages(true));
+    // Nothing given: every default (the documents policy, the host's language: natively
+    // none is installed, English), the language of an object that carries one.
     let d = read::<options::CheckBundleOptions>(json!({})).unwrap();
     assert_eq!(d.limits().unwrap(), Limits::default());
+    assert_eq!(Limits::default(), Limits::documents());
+    assert_eq!((d.lang(), d.bundle().unwrap().lang), (Lang::En, Lang::En));
+    // The carried policy, unless one is given.
+    let carried = Limits::reference();
+    assert_eq!(d.limits_or(&carried).unwrap(), carried);
+    assert_eq!(read::<options::CheckBundleOptions>(json!({"policy": "documents"})).unwrap().limits_or(&carried).unwrap(), Limits::documents());
     // A policy preset, then the `max*` overrides.
     let p = read::<options::CheckBundleOptions>(json!({"policy": "documents", "maxClaims": 7})).unwrap().limits().unwrap();
     assert_eq!(p.max_claims, 7);
@@ -232,7 +245,7 @@ use evidence_check::catalog::CatalogErrorKind;
 #[test]
 fn a_refused_note_gives_its_length_in_code_points_or_the_hosts_length() {
     let (scope, report, clock) = review_context();
-    let p = evidence_check::policy::Policy::default();
+    let p = evidence_check::policy::Policy::reference();
     let record = |note: &Value, host: Option<usize>| {
         evidence_check::review::record_review_signed(&scope, &report, &json!("c1"), &json!("supported"), note, &clock, host, &p, None).unwrap_err()
     };
@@ -261,20 +274,32 @@ fn the_catalog_option_holds_only_catalog() {
 fn how_to_raise_a_limit_follows_the_errors_language() {
     let claims: Vec<Value> = (0..13).map(|i| json!({"claim_id": format!("c{i}"), "text": "x", "kind": "fact"})).collect();
     let v = json!({"title": "T", "claims": claims});
-    let e = Report::from_value(&v).unwrap_err();
+    let e = Report::from_value_with(&v, &Limits::reference()).unwrap_err();
     let hint = |lang| evidence_check::policy::how_to_raise("max_claims", lang);
     let message = |lang| e.issues(lang).unwrap().1.into_iter().find(|i| i.path == "/claims").unwrap().message;
     assert_eq!(message(Lang::En), format!("List should have at most 12 items, not 13; {}", hint(Lang::En)));
-    assert_eq!(message(Lang::Zh), format!("List should have at most 12 items, not 13; {}", hint(Lang::Zh)));
+    // In Chinese, the rule's text too.
+    assert_eq!(message(Lang::Zh), format!("列表至多 12 项,实有 13 项;{}", hint(Lang::Zh)));
     assert!(Coded::message(&e, Lang::Zh).contains(&hint(Lang::Zh)), "{}", Coded::message(&e, Lang::Zh));
     // The input-size limit too.
-    let limits = Limits { max_input_bytes: 10, ..Limits::default() };
+    let limits = Limits { max_input_bytes: 10, ..Limits::reference() };
     let e = Report::from_json_with(&v.to_string(), &limits).unwrap_err();
     assert!(e.issues(Lang::Zh).unwrap().1[0].message.ends_with(&evidence_check::policy::how_to_raise("max_input_bytes", Lang::Zh)));
-    // The reference's texts carry no hint in any language.
-    let reference = Limits { reference_messages: true, ..Limits::default() };
+    // Under compat "reference" the hint says to drop compat, in the language.
+    let reference = Limits { reference_messages: true, ..Limits::reference() };
     let e = Report::from_value_with(&v, &reference).unwrap_err();
-    assert!(e.issues(Lang::Zh).unwrap().1.iter().all(|i| !i.message.contains("max_claims")));
+    let compat = |lang| evidence_check::error::Hint::RaiseCompat("max_claims").text(lang);
+    assert_eq!(message_of(&e, Lang::En), format!("List should have at most 12 items, not 13; {}", compat(Lang::En)));
+    assert_eq!(message_of(&e, Lang::Zh), format!("列表至多 12 项,实有 13 项;{}", compat(Lang::Zh)));
+    // Under a policy the documents preset does not raise: a policy file.
+    let claims: Vec<Value> = (0..2001).map(|i| json!({"claim_id": format!("c{i}"), "text": "x", "kind": "fact"})).collect();
+    let e = Report::from_value_with(&json!({"title": "T", "claims": claims}), &Limits::documents()).unwrap_err();
+    assert!(message_of(&e, Lang::En).ends_with("; raise it with the policy field max_claims (CLI: --policy with a policy file that sets \"max_claims\")"), "{}", message_of(&e, Lang::En));
+}
+
+/// The message of the violation at `/claims`.
+fn message_of(e: &ContractError, lang: Lang) -> String {
+    e.issues(lang).unwrap().1.into_iter().find(|i| i.path == "/claims").unwrap().message
 }
 
 #[test]

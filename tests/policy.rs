@@ -49,14 +49,14 @@ fn store_and_report(policy: Policy, text: &str, quote: &str) -> (EvidenceStore, 
 // ---- presets and custom policies -------------------------------------------------------
 
 #[test]
-fn the_reference_preset_is_todays_values_and_the_default() {
+fn the_reference_preset_is_the_articles_values_and_documents_the_default() {
     let p = Policy::reference();
-    assert_eq!(p, Policy::default());
+    assert_eq!(Policy::default(), documents());
     assert_eq!((p.max_sources, p.max_source_bytes, p.max_claims, p.max_citations, p.max_gaps, p.max_conflicts), (16, 24_000, 12, 4, 8, 6));
     assert_eq!((p.max_quote_chars, p.max_claim_chars, p.max_rationale_chars, p.max_note_chars), (800, 1000, 1000, 1000));
     assert_eq!((p.max_artifact_chars, p.max_artifact_bytes, p.max_input_bytes), (8000, 24_000, 16 * MIB));
-    // The old views still give the reference's values.
-    assert_eq!(evidence_check::contract::Limits::default(), p);
+    // The old store view still gives the reference's values.
+    assert_eq!(evidence_check::contract::Limits::default(), documents());
     assert_eq!(evidence_check::StoreOptions::default().policy(), p);
 }
 
@@ -72,8 +72,9 @@ fn the_documents_preset_has_the_issues_values() {
 fn a_custom_policy_extends_a_preset_and_names_an_unknown_field() {
     let p = Policy::from_json(r#"{"extends": "documents", "max_claims": 5000}"#).unwrap();
     assert_eq!(p, Policy { max_claims: 5000, ..documents() });
-    // Without extends: the reference.
-    assert_eq!(Policy::from_json(r#"{"max_claims": 13}"#).unwrap(), Policy { max_claims: 13, ..Policy::reference() });
+    // Without extends: the default preset, documents.
+    assert_eq!(Policy::from_json(r#"{"max_claims": 13}"#).unwrap(), Policy { max_claims: 13, ..documents() });
+    assert_eq!(Policy::from_json(r#"{"extends": "reference", "max_claims": 13}"#).unwrap(), Policy { max_claims: 13, ..Policy::reference() });
     assert_eq!(Policy::from_json("documents").unwrap(), documents());
     assert_eq!(Policy::from_json(r#""documents""#).unwrap(), documents());
     let e = Policy::from_json(r#"{"extends": "documents", "max_claim": 5000}"#).unwrap_err();
@@ -135,8 +136,9 @@ fn documents_report_limits_at_their_edge() {
     // A limit's violation says how to raise it.
     let e = Report::from_value_with(&report_value(13, 1, 0, 0, 1, 1, 1), &Policy::reference()).unwrap_err();
     assert!(e.violations[0].message.contains("policy field max_claims") && e.violations[0].message.contains("--policy documents"), "{}", e.violations[0].message);
+    // Under compat "reference": drop compat.
     let e = Report::from_value_with(&report_value(1, 1, 0, 0, 1, 1, 801), &Policy::reference().with_reference_messages(true)).unwrap_err();
-    assert_eq!(e.violations[0].message, "String should have at most 800 characters, not 801");
+    assert_eq!(e.violations[0].message, format!("String should have at most 800 characters, not 801; {}", evidence_check::error::Hint::RaiseCompat("max_quote_chars").text(Lang::En)));
     // The same reports under the reference policy are refused well before.
     assert_eq!(too_long_at(&report_value(13, 1, 0, 0, 1, 1, 1), &Policy::reference()), ["/claims too_long"]);
     assert_eq!(too_long_at(&report_value(1, 1, 0, 0, 1, 1, 801), &Policy::reference()), ["/claims/0/citations/0/quote too_long"]);
@@ -180,7 +182,7 @@ fn documents_vocabularies_at_their_edge() {
     // kind: any identifier.
     assert!(ok(spec_with("a.md", "source-code")));
     assert!(!ok(spec_with("a.md", "source code")));
-    assert!(!SourceSpec::from_value(&spec_with("a.md", "source-code")).unwrap_err().violations.is_empty());
+    assert!(!SourceSpec::from_value_with(&spec_with("a.md", "source-code"), &Policy::reference()).unwrap_err().violations.is_empty());
     // filename: any relative path of at most 255 bytes.
     for good in ["textwrap.py", "notes.txt", "docs/guide/intro.md", "a..b", "dir/.hidden"] {
         assert!(ok(spec_with(good, "public")), "{good}");
@@ -216,7 +218,7 @@ fn documents_note_limit_at_its_edge() {
     let review = record_review_with(&scope(), &report, "k1", "supported", &"n".repeat(20_000), &clock(), &p).unwrap();
     let v = serde_json::to_value(&review).unwrap();
     assert!(Review::from_value_with(&v, &p).is_ok());
-    assert!(Review::from_value(&v).is_err());
+    assert!(Review::from_value_with(&v, &Policy::reference()).is_err());
 }
 
 #[test]
@@ -539,11 +541,13 @@ fn real_bundle(policy: &Policy) -> Value {
 }
 
 #[test]
-fn real_documents_check_under_documents_and_the_default_refuses_them() {
+fn real_documents_check_under_the_default_and_the_reference_refuses_them() {
     let v = real_bundle(&documents());
     let text = v.to_string();
-    let options = BundleOptions { policy: documents(), ..BundleOptions::new(clock()) };
-    let bundle = Bundle::from_json_with(&text, &documents()).unwrap();
+    // The defaults are the documents policy.
+    let options = BundleOptions::new(clock());
+    assert_eq!(options.policy, documents());
+    let bundle = Bundle::from_json(&text).unwrap();
     let result = check_bundle(&bundle, &options).unwrap();
     let a = &result.assessment;
     assert_eq!(a.issues, [], "every located citation holds");
@@ -557,9 +561,9 @@ fn real_documents_check_under_documents_and_the_default_refuses_them() {
     let crlf = bundle.report.claims[3].citations[0].quote.clone();
     assert_eq!(crlf, "The sync daemon now retries three times\nbefore it reports a failure.");
 
-    // The default (reference) policy refuses the same bundle at GPL-3's size.
-    let bundle = Bundle::from_json(&text).unwrap();
-    let e = check_bundle(&bundle, &BundleOptions::new(clock())).unwrap_err();
+    // The reference policy refuses the same bundle at GPL-3's size.
+    let bundle = Bundle::from_json_with(&text, &Policy::reference()).unwrap();
+    let e = check_bundle(&bundle, &BundleOptions { policy: Policy::reference(), ..BundleOptions::new(clock()) }).unwrap_err();
     assert_eq!(e.code(), "source_too_large");
     let gpl = std::fs::read_to_string("/usr/share/common-licenses/GPL-3").unwrap().len();
     let BundleError::Store { path, error } = &e else { panic!("{e:?}") };

@@ -725,7 +725,7 @@ async function importAnthropic(files) {
   let bundle;
   try {
     const { request, response } = requestAndResponse(texts);
-    bundle = fromAnthropicMessage(request.text, response.text, { scope: { tenant_id: "local", user_id: "local" } });
+    bundle = fromAnthropicMessage(request.text, response.text, { ...callOptions(), scope: { tenant_id: "local", user_id: "local" } });
   } catch (e) {
     $("import-status").textContent = "";
     const issues = Array.isArray(e?.issues) ? e.issues : [{ path: "", code: e?.code ?? "error", message: String(e?.message ?? e) }];

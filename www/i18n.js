@@ -6,7 +6,8 @@ import { STATUS_MEANING } from "./status.mjs";
 
 /** The page's language for a browser language: zh* gives Chinese, anything else English. */
 export function pickLang(browserLang) {
-  return /^zh/i.test(String(browserLang ?? "")) ? "zh" : "en";
+  // The library's rule (its core's Lang::from_locale): zh, zh-CN, zh_TW, zh.UTF-8… are Chinese.
+  return /^zh(?:[-_.@]|$)/i.test(String(browserLang ?? "").trim()) ? "zh" : "en";
 }
 
 const en = {

@@ -52,7 +52,7 @@ pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<
     // ASCII text holds no U+FFFD.
     let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
     if replaced && !well_formed(value, &text) {
-        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), Lang::default()));
+        return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), default_lang()));
     }
     Ok(text)
 }

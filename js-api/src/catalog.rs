@@ -30,7 +30,12 @@ pub(crate) fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
 /// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
 /// naming it once it was freed, before the call or by the caller's code during it.
 pub(crate) fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), Lang::default()))
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), default_lang()))
+}
+
+/// The language of the catalogue `handle`, while it is alive.
+pub(crate) fn catalog_lang(handle: u32) -> Option<Lang> {
+    CATALOGS.with(|m| m.borrow().get(&handle).map(|(_, lang)| *lang))
 }
 
 /// Documents imported once, their digests frozen: the same body again is a no-op, a
@@ -70,8 +75,8 @@ impl DocumentCatalog {
     /// An empty catalogue, or one holding `options.documents` (imported in order).
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "DocumentCatalogOptions | null")] options: Option<JsValue>) -> Result<DocumentCatalog, JsValue> {
-        let options = options_arg::<evidence_check::options::CatalogOptions>(options, Lang::default())?;
-        let lang = options.lang_or(Lang::default());
+        let options = options_arg::<evidence_check::options::CatalogOptions>(options, default_lang())?;
+        let lang = options.lang();
         let documents = match &options.documents {
             Some(docs) => documents_from_value(docs),
             None => Ok(Vec::new()),
@@ -84,7 +89,7 @@ impl DocumentCatalog {
     /// not its recorded digest throws `catalog_digest_mismatch` naming the id.
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(#[wasm_bindgen(unchecked_param_type = "CatalogJson | string")] json: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>) -> Result<DocumentCatalog, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
+        let lang = options_arg::<evidence_check::options::LangOptions>(options, default_lang())?.lang();
         let json: JsValue = json;
         let v = if json.is_string() { json_value_arg(&json, "json", lang)? } else { value_arg(&json, "json", lang)? };
         Ok(DocumentCatalog::adopt(CoreCatalog::from_value(&v).in_lang(lang)?, lang))

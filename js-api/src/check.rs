@@ -6,8 +6,8 @@ use crate::*;
 /// listing every violation.
 #[wasm_bindgen(js_name = parseReport)]
 pub fn parse_report(#[wasm_bindgen(unchecked_param_type = "Report | string")] input: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions | null")] options: Option<JsValue>) -> Result<ReportHandle, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseOptions>(options, Lang::default())?;
-    let lang = options.lang_or(Lang::default());
+    let options = options_arg::<evidence_check::options::ParseOptions>(options, default_lang())?;
+    let lang = options.lang();
     let policy = options.limits().in_lang(lang)?;
     let text = json_text(&input, true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
     let parsed = evidence_check::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
@@ -15,9 +15,13 @@ pub fn parse_report(#[wasm_bindgen(unchecked_param_type = "Report | string")] in
 }
 
 
+/// SHA-256 hex of the report's canonical JSON. A handle is read under its own policy
+/// and language, a report given as an object or text under the options' (the defaults).
 #[wasm_bindgen(js_name = reportDigest)]
-pub fn report_digest(#[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue) -> Result<String, JsValue> {
-    match report_arg(&report, &Limits::default(), Lang::default())? {
+pub fn report_digest(#[wasm_bindgen(unchecked_param_type = "ReportArg")] report: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "ReportDigestOptions | null")] options: Option<JsValue>) -> Result<String, JsValue> {
+    let options = options_arg::<evidence_check::options::ReportDigestOptions>(options, default_lang())?;
+    let (policy, lang) = report_setting(&report, &options)?;
+    match report_arg(&report, &policy, lang)? {
         ReportArg::Handle(parsed) => Ok(parsed.digest().to_owned()),
         ReportArg::Plain(report) => Ok(evidence_check::digest::report_digest(&report)),
     }
@@ -39,9 +43,8 @@ pub fn record_review(
     #[wasm_bindgen(unchecked_param_type = "string")] note: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ReviewOptions | null")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options_arg::<evidence_check::options::ReviewOptions>(options, Lang::default())?;
-    let lang = options.lang_or(Lang::default());
-    let policy = options.limits().in_lang(lang)?;
+    let options = options_arg::<evidence_check::options::ReviewOptions>(options, default_lang())?;
+    let (policy, lang) = report_setting(&report, &options)?;
     let scope: Scope = parse_arg_with(&scope, false, "scope", &policy, lang)?;
     let report = report_arg(&report, &policy, lang)?;
     let clock = options.clock().in_lang(lang)?;
@@ -126,8 +129,8 @@ pub fn render(
 /// Checks a whole bundle statelessly: assess, and render unless `render: false`.
 #[wasm_bindgen(js_name = checkBundle, unchecked_return_type = "BundleResult")]
 pub fn check_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uint8Array")] bundle: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "CheckBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
-    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options, Lang::default())?;
-    let lang = options.lang_or(Lang::default());
+    let options = options_arg::<evidence_check::options::CheckBundleOptions>(options, default_lang())?;
+    let lang = options.lang();
     let options = options.bundle().in_lang(lang)?;
     let text = bundle_text(&bundle, &options.policy, lang)?;
     let bundle = evidence_check::bundle::read_for_check(&text, &options.policy).in_lang(lang)?;
@@ -144,8 +147,8 @@ pub fn check_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uin
 /// leave out `content`: their texts come from elsewhere, as with `check --mcp`.
 #[wasm_bindgen(js_name = parseBundle, unchecked_return_type = "ParsedBundle")]
 pub fn parse_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uint8Array")] bundle: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "ParseBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
-    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options, Lang::default())?;
-    let lang = options.lang_or(Lang::default());
+    let options = options_arg::<evidence_check::options::ParseBundleOptions>(options, default_lang())?;
+    let lang = options.lang();
     let limits = options.limits().in_lang(lang)?;
     let text = bundle_text(&bundle, &limits, lang)?;
     to_js(&evidence_check::bundle::parse_bundle(&text, &limits, options.require_contents.unwrap_or(true)).in_lang(lang)?)

@@ -123,5 +123,5 @@ impl<E: Coded> From<InLang<E>> for JsValue {
 
 /// `invalid_argument` naming the argument (its message is the one given, in any language).
 pub(crate) fn argument_error(message: impl Into<String>) -> JsValue {
-    js_error(&BindingError::argument(message), Lang::default())
+    js_error(&BindingError::argument(message), default_lang())
 }

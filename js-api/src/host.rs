@@ -6,11 +6,23 @@ fn host_micros() -> i64 {
     (js_sys::Date::now() * 1000.0) as i64
 }
 
-/// Installs the host's clock and the panic hook (wasm-bindgen runs it when the module is
-/// initialised).
+/// The host's locale, read once: in Node the first non-empty of `LC_ALL`, `LC_MESSAGES`
+/// and `LANG` (POSIX's order), else the browser's `navigator.language` (what a page, a
+/// worker or a runtime without those variables has). The core maps it to a language.
+fn host_locale() -> Option<String> {
+    let get = |o: &JsValue, key: &str| Reflect::get(o, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let global: JsValue = js_sys::global().into();
+    let env = get(&global, "process").and_then(|p| get(&p, "env"));
+    let posix = env.and_then(|env| ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|k| get(&env, k)?.as_string().filter(|v| !v.is_empty())));
+    posix.or_else(|| get(&global, "navigator").and_then(|n| get(&n, "language")?.as_string()))
+}
+
+/// Installs the host's clock, its locale and the panic hook (wasm-bindgen runs it when
+/// the module is initialised).
 #[wasm_bindgen(start)]
 pub fn start() {
     evidence_check::host::install_clock(host_micros);
+    evidence_check::host::install_locale(host_locale().as_deref());
     #[cfg(feature = "console_error_panic_hook")]
     console_error_panic_hook::set_once();
 }

@@ -18,21 +18,22 @@ pub fn to_web_annotations(#[wasm_bindgen(unchecked_param_type = "Scope")] scope:
 /// annotation, see `EvidenceStore.fromWebAnnotation`).
 #[wasm_bindgen(js_name = fromWebAnnotation, unchecked_return_type = "Citation")]
 pub fn from_web_annotation(#[wasm_bindgen(unchecked_param_type = "WebAnnotation")] annotation: JsValue) -> Result<JsValue, JsValue> {
-    let v = value_arg(&annotation, "annotation", Lang::default())?;
-    to_js(&evidence_check::annotation::from_web_annotation(&v).in_lang(Lang::default())?)
+    let v = value_arg(&annotation, "annotation", default_lang())?;
+    to_js(&evidence_check::annotation::from_web_annotation(&v).in_lang(default_lang())?)
 }
 
 // ==== importers and the quote locator (issue 17) ========================================
 // Kept together at the end of the file to ease merging.
 
+/// Locates a draft report's quote-only citations in the store's snapshots, under the
+/// store's policy and in its language unless the options give others.
 #[wasm_bindgen(js_name = locateCitations, unchecked_return_type = "LocateResult")]
 pub fn locate_citations(#[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(unchecked_param_type = "DraftReport | string")] draft: JsValue, store: &EvidenceStore, #[wasm_bindgen(unchecked_optional_param_type = "LocateOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
     let options = options_arg::<evidence_check::options::LocateOptionsIn>(options, store.lang)?;
     let lang = options.lang_or(store.lang);
-    let policy = store.core_arg(lang)?.policy().clone();
-    let scope: Scope = parse_arg_with(&scope, false, "scope", &policy, lang)?;
+    let limits = options.limits_or(store.core_arg(lang)?.policy()).in_lang(lang)?;
+    let scope: Scope = parse_arg_with(&scope, false, "scope", &limits, lang)?;
     let draft = json_value_arg(&draft, "draft", lang)?;
-    let limits = options.limits().in_lang(lang)?;
     let r = evidence_check::import::quotes::locate_citations(&scope, &draft, &*store.core_arg(lang)?, options.whitespace(), lang, &limits).in_lang(lang)?;
     to_js(&r)
 }
@@ -41,8 +42,8 @@ pub fn locate_citations(#[wasm_bindgen(unchecked_param_type = "Scope")] scope: J
 /// bundle to check, what was located, and the issues.
 #[wasm_bindgen(js_name = locateBundle, unchecked_return_type = "LocatedBundle")]
 pub fn locate_bundle(#[wasm_bindgen(unchecked_param_type = "DraftBundle | string")] draft: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "LocateBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
-    let options = options_arg::<evidence_check::options::LocateBundleOptions>(options, Lang::default())?;
-    let lang = options.lang_or(Lang::default());
+    let options = options_arg::<evidence_check::options::LocateBundleOptions>(options, default_lang())?;
+    let lang = options.lang();
     let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, ..options.bundle().in_lang(lang)? };
     let draft = json_value_arg(&draft, "draft", lang)?;
     to_js(&evidence_check::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
@@ -52,8 +53,10 @@ pub fn locate_bundle(#[wasm_bindgen(unchecked_param_type = "DraftBundle | string
 #[wasm_bindgen(js_name = fromAnthropicMessage, unchecked_return_type = "Bundle")]
 pub fn from_anthropic_message(#[wasm_bindgen(unchecked_param_type = "AnthropicRequest | string")] request: JsValue, #[wasm_bindgen(unchecked_param_type = "AnthropicResponse | string")] response: JsValue, #[wasm_bindgen(unchecked_param_type = "AnthropicOptions")] options: JsValue) -> Result<JsValue, JsValue> {
     // No options at all reads as every default: the core refuses the missing scope.
-    let core = options_arg::<evidence_check::options::AnthropicOptions>(Some(options), Lang::default())?.anthropic().in_lang(Lang::default())?;
-    let request = json_value_arg(&request, "request", Lang::default())?;
-    let response = json_value_arg(&response, "response", Lang::default())?;
-    to_js(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(Lang::default())?)
+    let read = options_arg::<evidence_check::options::AnthropicOptions>(Some(options), default_lang())?;
+    let lang = read.lang();
+    let core = read.anthropic().in_lang(lang)?;
+    let request = json_value_arg(&request, "request", lang)?;
+    let response = json_value_arg(&response, "response", lang)?;
+    to_js(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(lang)?)
 }

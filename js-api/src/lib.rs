@@ -34,7 +34,7 @@ use evidence_check::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use evidence_check::contract::Limits;
 use evidence_check::contract::{Citation, Contract, Report, Scope, SourceRef};
 use evidence_check::error::{BindingError, BindingErrorKind, Coded, Lang};
-use evidence_check::options::CallOptions;
+use evidence_check::options::{default_lang, CallOptions};
 use evidence_check::citation::Unit;
 use evidence_check::render::Escaping;
 use evidence_check::schema::Dialect;

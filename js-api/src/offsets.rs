@@ -13,7 +13,7 @@ pub fn convert_offset(
     #[wasm_bindgen(unchecked_param_type = "OffsetUnit")] to: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>,
 ) -> Result<f64, JsValue> {
-    let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
+    let lang = options_arg::<evidence_check::options::LangOptions>(options, default_lang())?.lang();
     let text = text_arg(&text, "text")?;
     let offset = index_arg(&offset, "offset")?;
     let (from, to) = (unit_value(&from, "from")?, unit_value(&to, "to")?);

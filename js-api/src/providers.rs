@@ -14,8 +14,8 @@ type Importer = fn(&Value, &Value, &evidence_check::import::provider::ProviderOp
 
 fn provider_import(importer: Importer, request: JsValue, response: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     // No options at all reads as every default: the core refuses the missing scope.
-    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), Lang::default())?;
-    let lang = read.lang_or(Lang::default());
+    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), default_lang())?;
+    let lang = read.lang();
     let core = read.provider_import().in_lang(lang)?;
     let request = json_value_arg(&request, "request", lang)?;
     let response = json_value_arg(&response, "response", lang)?;
@@ -46,8 +46,8 @@ pub fn from_gemini_response(#[wasm_bindgen(unchecked_param_type = "Record<string
 type Adapter = fn(&Value, &evidence_check::import::provider::ProviderOptions) -> Result<evidence_check::import::provider::ProviderImport, evidence_check::error::ContractError>;
 
 fn adapter_import(adapter: Adapter, value: JsValue, name: &str, options: JsValue) -> Result<JsValue, JsValue> {
-    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), Lang::default())?;
-    let lang = read.lang_or(Lang::default());
+    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), default_lang())?;
+    let lang = read.lang();
     let core = read.provider_import().in_lang(lang)?;
     let value = json_value_arg(&value, name, lang)?;
     to_js(&adapter(&value, &core).in_lang(lang)?)
@@ -70,8 +70,8 @@ pub fn from_langchain_message(#[wasm_bindgen(unchecked_param_type = "Record<stri
 /// response's shape; an unknown shape is refused with `unknown_response_shape`.
 #[wasm_bindgen(js_name = fromModelResponse, unchecked_return_type = "ProviderImport")]
 pub fn from_model_response(#[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue, #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] response: JsValue, #[wasm_bindgen(unchecked_param_type = "ModelResponseOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let read = options_arg::<evidence_check::options::ModelResponseOptions>(Some(options), Lang::default())?;
-    let lang = read.lang_or(Lang::default());
+    let read = options_arg::<evidence_check::options::ModelResponseOptions>(Some(options), default_lang())?;
+    let lang = read.lang();
     let core = read.provider_import().in_lang(lang)?;
     let request = json_value_arg(&request, "request", lang)?;
     let response = json_value_arg(&response, "response", lang)?;

@@ -13,7 +13,8 @@ use crate::*;
 /// `Reviews(None)` when the handle was freed; a catalogue's id (freed once it is not in
 /// `CATALOGS`).
 pub(crate) enum Vouched {
-    Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>),
+    /// A report handle's report (`None` once freed) and its language.
+    Report(Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>, Lang),
     Reviews(Option<std::rc::Rc<evidence_check::parsed::ReviewList>>),
     Catalog(u32),
 }
@@ -75,12 +76,33 @@ impl ReportArg {
 
 pub(crate) fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result<ReportArg, JsValue> {
     match vouched(value) {
-        Some(Vouched::Report(Some(parsed))) => {
+        Some(Vouched::Report(Some(parsed), _)) => {
             parsed.check_under(policy).in_lang(lang)?;
             Ok(ReportArg::Handle(parsed))
         }
-        Some(Vouched::Report(None)) => Err(freed_argument(BindingErrorKind::HandleFreed, "report", lang)),
+        Some(Vouched::Report(None, _)) => Err(freed_argument(BindingErrorKind::HandleFreed, "report", lang)),
         _ => Ok(ReportArg::Plain(parse_arg_with(value, true, "report", policy, lang)?)),
+    }
+}
+
+/// The policy and language of a call that reads a report and carries no store: a
+/// handle's own (it was read under them) unless the options give others; for a report
+/// given as an object or text, the options' (their defaults).
+pub(crate) fn report_setting(report: &JsValue, options: &CallOptions) -> Result<(Limits, Lang), JsValue> {
+    match vouched(report) {
+        // A freed handle keeps its language for the error that says so.
+        Some(Vouched::Report(parsed, lang)) => {
+            let lang = options.lang_or(lang);
+            let policy = match parsed {
+                Some(parsed) => options.limits_or(parsed.policy()),
+                None => options.limits(),
+            };
+            Ok((policy.in_lang(lang)?, lang))
+        }
+        _ => {
+            let lang = options.lang();
+            Ok((options.limits().in_lang(lang)?, lang))
+        }
     }
 }
 
@@ -181,7 +203,7 @@ impl ReportHandle {
     /// How a call recognises a genuine handle (internal).
     #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        vouch(Vouched::Report(self.inner.borrow().clone()))
+        vouch(Vouched::Report(self.inner.borrow().clone(), self.lang))
     }
 }
 
@@ -210,7 +232,7 @@ impl Reviews {
     /// paths `/0`, `/1`, … for a broken review). `lang`: the language of its errors.
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "Review[] | null")] reviews: Option<JsValue>, #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>) -> Result<Reviews, JsValue> {
-        let lang = options_arg::<evidence_check::options::LangOptions>(options, Lang::default())?.lang_or(Lang::default());
+        let lang = options_arg::<evidence_check::options::LangOptions>(options, default_lang())?.lang();
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
         let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
         Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })

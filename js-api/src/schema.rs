@@ -1,8 +1,8 @@
 use crate::*;
 
 pub(crate) fn schema_arg(options: Option<JsValue>) -> Result<(Dialect, Limits), JsValue> {
-    let options = options_arg::<evidence_check::options::SchemaOptions>(options, Lang::default())?;
-    Ok((options.dialect(), options.limits().in_lang(Lang::default())?))
+    let options = options_arg::<evidence_check::options::SchemaOptions>(options, default_lang())?;
+    Ok((options.dialect(), options.limits().in_lang(default_lang())?))
 }
 
 /// The JSON Schema of a report (draft 2020-12, or the strict structured-output dialect).
@@ -43,7 +43,7 @@ pub fn bundle_json_schema(#[wasm_bindgen(unchecked_optional_param_type = "Schema
 pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsValue, JsValue> {
     let parsed = match policy.as_string() {
         Some(text) => evidence_check::policy::Policy::from_json(&text),
-        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", Lang::default())?),
+        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", default_lang())?),
     };
-    to_js(&parsed.in_lang(Lang::default())?)
+    to_js(&parsed.in_lang(default_lang())?)
 }

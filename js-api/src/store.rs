@@ -65,8 +65,8 @@ impl EvidenceStore {
     /// everything derived from the store (its errors, and calls given it without a `lang`).
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "SourceSpec[]")] specs: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "StoreOptions | null")] options: Option<JsValue>) -> Result<EvidenceStore, JsValue> {
-        let options = options_arg::<evidence_check::options::StoreOptions>(options, Lang::default())?;
-        let lang = options.lang_or(Lang::default());
+        let options = options_arg::<evidence_check::options::StoreOptions>(options, default_lang())?;
+        let lang = options.lang();
         let specs: JsValue = specs;
         let text = if specs.is_undefined() { None } else { Some(json_text(&specs, false, "specs", "specs", DEFAULT_MAX_INPUT_BYTES, lang)?) };
         let v = match &text {

@@ -2,8 +2,10 @@
 // `UPDATE_TYPES=1 cargo test --lib generated_types` rewrites it; the test fails when it is stale.
 
 /**
- * The language of messages and artifact labels. Chinese (the reference's texts) is the
- * default; every code and every label also has an English text.
+ * The language of messages and artifact labels. Every code and every label has a
+ * Chinese text (the reference's) and an English one. There is no fixed default: a call
+ * without `lang` follows the host's locale ([`crate::host::lang`]), and `compat:
+ * "reference"` gives Chinese.
  */
 export type Lang = "zh" | "en";
 /**
@@ -739,7 +741,9 @@ receipt_reasons: Array<OutcomeReason>, };
 /** A check of a grade. */
 export type GradeCheck = "status" | "support" | "completeness" | "duplicates" | "receipts" | "ledger" | "ledger_rule" | "remaining" | "stock";
 /**
- * `compat: "reference"`: the reference's (weaker) escaping and quote counting.
+ * `compat: "reference"`: the reference's behaviour, byte for byte: its policy and its
+ * language (Chinese) unless `policy` or `lang` is given beside it, its (weaker) escaping,
+ * its quote counting and its codes and message texts.
  */
 export type Compat = "reference";
 /**
@@ -784,7 +788,12 @@ export type ParseOptions = { dialect?: DialectName, lang?: Lang, policy?: Policy
  * The schema functions. `dialect: "openai-strict"`: every property required, optional
  * ones nullable, no string lengths.
  */
-export type SchemaOptions = { dialect?: DialectName, policy?: PolicyInput, };
+export type SchemaOptions = { dialect?: DialectName, policy?: PolicyInput, compat?: Compat, };
+/**
+ * `reportDigest(report, options)`: the policy and language a report given as an
+ * object or text is read under (a handle's own, unless given).
+ */
+export type ReportDigestOptions = { lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /**
  * `recordReview(…, options)`. `key`: the host's secret; the review gets an
  * HMAC-SHA-256 `signature` over its canonical JSON.
@@ -802,9 +811,9 @@ export type AssessOptions = { reviewKey?: string, lang?: Lang, reviews?: Reviews
  */
 export type RenderOptions = { now?: string, compat?: Compat, reviewKey?: string, lang?: Lang, reviews?: ReviewsName, };
 /**
- * `checkBundle(bundle, options)`. `policy` sets every limit (default "reference": 16
- * sources, 24,000 bytes a source, 12 claims, 4 citations a claim, 16 MiB of JSON); the
- * `max*` options override single fields of it.
+ * `checkBundle(bundle, options)`. `policy` sets every limit and vocabulary (default
+ * "documents"; "reference" under `compat: "reference"`); the `max*` options override
+ * single fields of it.
  */
 export type CheckBundleOptions = { now?: string, render?: boolean, maxSources?: number, maxSourceBytes?: number, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, compat?: Compat, reviewKey?: string, lang?: Lang, policy?: PolicyInput, };
 /**
@@ -812,28 +821,29 @@ export type CheckBundleOptions = { now?: string, render?: boolean, maxSources?: 
  */
 export type WhitespaceOptions = { whitespace?: WhitespaceName, };
 /**
- * `locateCitations(…, options)`.
+ * `locateCitations(…, options)`: the store's policy and language unless given.
  */
-export type LocateOptions = { whitespace?: WhitespaceName, lang?: Lang, maxClaims?: number, maxCitations?: number, };
+export type LocateOptions = { whitespace?: WhitespaceName, lang?: Lang, policy?: PolicyInput, compat?: Compat, maxClaims?: number, maxCitations?: number, };
 /**
- * `locateBundle(draft, options)`.
+ * `locateBundle(draft, options)`: the policy the draft and its sources are read under.
  */
-export type LocateBundleOptions = { whitespace?: WhitespaceName, lang?: Lang, maxClaims?: number, maxCitations?: number, now?: string, maxSources?: number, maxSourceBytes?: number, };
+export type LocateBundleOptions = { whitespace?: WhitespaceName, lang?: Lang, policy?: PolicyInput, compat?: Compat, maxClaims?: number, maxCitations?: number, now?: string, maxSources?: number, maxSourceBytes?: number, };
 /**
  * `fromAnthropicMessage(request, response, options)`: `sourceIds[i]` names document i
- * (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps.
+ * (default `doc-<i>`); `uncitedAsGaps` keeps uncited text blocks as gaps; `title`
+ * names the report; `policy` and `lang` as every call's.
  */
-export type AnthropicOptions = { scope: Scope, sourceIds?: Array<string>, fetchedAt?: string, uncitedAsGaps?: boolean, };
+export type AnthropicOptions = { scope: Scope, sourceIds?: Array<string>, fetchedAt?: string, uncitedAsGaps?: boolean, title?: string, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /**
  * `fromBedrockResponse`, `fromOpenAIResponse`, `fromGeminiResponse(request, response,
  * options)`: `sources` maps the provider's key (a Bedrock document index or name, an
  * OpenAI file id, a Gemini URI) to the host's snapshot; `title` names the report.
  */
-export type ProviderOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, title?: string, fetchedAt?: string, };
+export type ProviderOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, compat?: Compat, title?: string, fetchedAt?: string, };
 /**
  * `fromModelResponse(request, response, options)`: `provider`, or detected by shape.
  */
-export type ModelResponseOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, title?: string, fetchedAt?: string, provider: "anthropic" | "bedrock" | "openai" | "gemini", };
+export type ModelResponseOptions = { scope: Scope, sources: Record<string, HostSource>, lang?: Lang, policy?: PolicyInput, compat?: Compat, title?: string, fetchedAt?: string, provider: "anthropic" | "bedrock" | "openai" | "gemini", };
 /**
  * `new DocumentCatalog(options)`: `documents` are imported in order.
  */
@@ -846,7 +856,7 @@ export type LangOptions = { lang?: Lang, };
  * `parseBundle(bundle, options)`: `requireContents: false` lets sources leave out
  * `content`; the limits as `checkBundle`'s.
  */
-export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, lang?: Lang, policy?: PolicyInput, };
+export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /** The codes of every refusal other than a broken contract (see docs/errors.md). */
 export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape" | "annotation_source_conflict" | "selector_conflict" | "refinement_unsupported";
 /** The code of one broken rule of a contract. */

@@ -181,23 +181,53 @@ fn policy_field(path: &str) -> Option<&'static str> {
     })
 }
 
-/// Adds to each violation of a policy's limit how to raise it (the policy field and the
-/// CLI flag); nothing under `compat: "reference"`.
+/// Adds to each violation that the policy decides how to get past it: for a limit, how
+/// to raise it (the policy field and the CLI flag); for a filename, a source kind or a
+/// scope id that the documents policy allows and this policy does not, that it is
+/// allowed there. Under `compat: "reference"` the hints say to drop compat. (The
+/// reference's own texts, the cross-field rules', never get one.)
 pub fn with_raise_hints(mut e: ContractError, policy: &Limits) -> ContractError {
-    if policy.reference_messages {
-        return e;
-    }
+    use crate::error::Hint;
+    let compat = policy.reference_messages;
+    let raise = |field: &'static str| {
+        if compat {
+            Hint::RaiseCompat(field)
+        } else if policy.documents_raises(field) {
+            Hint::Raise(field)
+        } else {
+            Hint::RaiseFile(field)
+        }
+    };
     for v in &mut e.violations {
-        let field = match v.code {
-            ViolationCode::TooLong => policy_field(&v.path),
-            ViolationCode::InputTooLarge => Some("max_input_bytes"),
+        let hint = match v.code {
+            ViolationCode::TooLong => policy_field(&v.path).map(raise),
+            ViolationCode::InputTooLarge => Some(raise("max_input_bytes")),
+            ViolationCode::PatternMismatch | ViolationCode::NotAllowed => {
+                documents_allows(&v.path, v.code, policy).then_some(if compat { Hint::AllowCompat } else { Hint::Allow })
+            }
             _ => None,
         };
-        if let Some(field) = field {
-            v.message = format!("{}; {}", v.message, crate::error::how_to_raise(field, crate::error::Lang::En));
+        if let Some(hint) = hint {
+            v.message = format!("{}; {}", v.message, hint.text(crate::error::Lang::En));
         }
     }
     e
+}
+
+/// Whether the value at `path` that breaks `code` is one the documents policy accepts
+/// where `policy` does not: a spec's `filename` under the `*.md` rule, a spec's `kind`
+/// under a list of kinds, a `tenant_id` or `user_id` under the reference's id rule.
+fn documents_allows(path: &str, code: ViolationCode, policy: &Limits) -> bool {
+    let mut segments = path.rsplit('/');
+    let last = segments.next().unwrap_or("");
+    let grandparent = segments.nth(1).unwrap_or("");
+    match (last, code) {
+        ("filename", ViolationCode::PatternMismatch) => policy.filename == crate::policy::FilenameRule::Markdown,
+        // A claim has a `kind` too (fact or inference): only a source spec's is the policy's.
+        ("kind", ViolationCode::NotAllowed) => grandparent != "claims" && matches!(policy.kinds, crate::policy::KindRule::List(_)),
+        ("tenant_id" | "user_id", ViolationCode::PatternMismatch) => policy.scope_id == crate::policy::IdRule::Reference,
+        _ => false,
+    }
 }
 
 /// Runs `build` only when checking the object's own fields added no violation, as the

@@ -49,6 +49,8 @@ pub struct AnthropicOptions {
     pub uncited_as_gaps: bool,
     /// The limits: `max_response_citations` bounds the citations read.
     pub policy: Policy,
+    /// The report's title (default [`TITLE`]; a blank one is not taken).
+    pub title: Option<String>,
 }
 
 /// One document of the request.
@@ -344,6 +346,7 @@ pub fn from_anthropic_message(request: &Value, response: &Value, options: &Anthr
     if !c.violations.is_empty() {
         return Err(ContractError { subject: "anthropic_message", violations: c.violations });
     }
-    let report = Report { title: TITLE.into(), claims, conflicts: Vec::new(), gaps };
+    let title = options.title.clone().filter(|t| !crate::rules::is_blank(t)).unwrap_or_else(|| TITLE.into());
+    let report = Report { title, claims, conflicts: Vec::new(), gaps };
     Ok(Bundle { scope: options.scope.clone(), sources, report, reviews: Vec::new(), import_notes: notes })
 }

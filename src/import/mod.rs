@@ -113,7 +113,7 @@ pub fn from_model_response(request: &Value, response: &Value, provider: Option<&
             while let Some(s) = options.sources.get(&source_ids.len().to_string()) {
                 source_ids.push(s.source_id.clone());
             }
-            let a = anthropic::AnthropicOptions { scope: options.scope.clone(), source_ids, fetched_at: options.fetched_at.clone(), uncited_as_gaps: false, policy: options.policy.clone() };
+            let a = anthropic::AnthropicOptions { scope: options.scope.clone(), source_ids, fetched_at: options.fetched_at.clone(), uncited_as_gaps: false, policy: options.policy.clone(), title: None };
             let mut bundle = anthropic::from_anthropic_message(request, response, &a)?;
             // The host's snapshot, where it gave one, replaces the request's text: the
             // citations are then checked against what the host holds.

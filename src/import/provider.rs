@@ -77,7 +77,7 @@ pub struct ProviderOptions {
 
 impl ProviderOptions {
     pub fn new(scope: Scope) -> ProviderOptions {
-        ProviderOptions { scope, sources: BTreeMap::new(), policy: Policy::reference(), lang: Lang::Zh, title: None, fetched_at: None }
+        ProviderOptions { scope, sources: BTreeMap::new(), policy: Policy::default(), lang: crate::host::lang(), title: None, fetched_at: None }
     }
 }
 

@@ -257,7 +257,7 @@ pub struct LocatedBundle {
 /// draft) against its own sources; every located citation gets an import note.
 pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitespace) -> Result<LocatedBundle, BundleError> {
     let mut c = Checker::new(options.policy.clone(), Default::default());
-    let fail = |c: Checker| BundleError::Contract(ContractError { subject: "draft_bundle", violations: c.violations });
+    let fail = |c: Checker| BundleError::Contract(crate::contract::with_raise_hints(ContractError { subject: "draft_bundle", violations: c.violations }, &options.policy));
     let Some(m) = c.object(draft, "", &["scope", "sources", "report", "reviews", "import_notes"]) else { return Err(fail(c)) };
     let scope = c.required(m, "", "scope").and_then(|s| Scope::check(&mut c, s, "/scope"));
     let sources = c.required(m, "", "sources").and_then(|s| c.list(s, "/sources", 0, usize::MAX, BundleSource::check));

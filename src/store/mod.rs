@@ -109,7 +109,7 @@ impl EvidenceStore {
         let n = specs.len();
         let map: BTreeMap<String, Arc<SourceSpec>> = specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))).collect();
         if n > policy.max_sources {
-            let detail = Detail::limit(n, policy.max_sources, "sources", "max_sources");
+            let detail = policy.limit_detail(n, "sources", "max_sources");
             return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });
         }
         if map.len() != n {
@@ -193,7 +193,7 @@ impl EvidenceStore {
             return Err(self.fail(StoreErrorKind::EmptyContent, named()));
         }
         if bytes > self.policy.max_source_bytes {
-            let detail = Detail::limit(bytes, self.policy.max_source_bytes, "bytes", "max_source_bytes").source(source_id);
+            let detail = self.policy.limit_detail(bytes, "bytes", "max_source_bytes").source(source_id);
             return Err(self.fail(StoreErrorKind::SourceTooLarge, detail));
         }
         Ok(Arc::clone(spec))

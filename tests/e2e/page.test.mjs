@@ -372,6 +372,7 @@ test("the policy selector: a 30 KB source is refused under reference, naming it,
   const { page } = await open();
   const bundle = readJson("examples", "demo.bundle.json");
   bundle.sources[1].content += "\n" + "padding line\n".repeat(2400);
+  await page.selectOption("#policy", "reference");
   await paste(page, bundle);
   await page.waitForSelector("#errors:not([hidden])");
   const summary = await page.textContent("#errors-summary");
@@ -546,8 +547,51 @@ test("the page follows the browser's language, switches between English and Chin
     assert.equal(e.issues?.[0]?.code, "too_long");
     libraryDefault = "reference";
   }
+  assert.equal(libraryDefault, "documents");
   assert.equal(await de.inputValue("#policy"), libraryDefault);
   assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
+});
+
+test("in Chromium the library itself follows navigator.language: English labels and messages under en-US, Chinese under zh-CN", async () => {
+  const bundle = readJson("examples", "demo.bundle.json");
+  bundle.reviews = [];
+  const broken = structuredClone(bundle);
+  broken.report.claims[1].citations[0].ref.revision = 7;
+  // The web build in the page, called without a language.
+  const run = (page) =>
+    page.evaluate(async ([bundle, broken]) => {
+      const ec = await import("./pkg/evidence_check.js");
+      await ec.default();
+      const messages = [];
+      const caught = (f) => {
+        try {
+          f();
+        } catch (e) {
+          messages.push(e.message, ...(e.issues ?? []).map((i) => i.message));
+        }
+      };
+      const result = ec.checkBundle(broken, { now: "2026-11-29T00:00:00+00:00" });
+      messages.push(...result.assessment.issues.map((i) => i.message), result.render_error?.message);
+      caught(() => ec.checkBundle({ ...bundle, report: { ...bundle.report, claims: [bundle.report.claims[0], bundle.report.claims[0]] } }));
+      caught(() => new ec.EvidenceStore([]).ingest(bundle.scope, "nope", "x"));
+      caught(() => ec.parseReport({ title: "", claims: [] }));
+      const english = { ...bundle, sources: bundle.sources.map((s) => ({ ...s, spec: { ...s.spec, title: s.spec.source_id } })) };
+      const artifact = ec.checkBundle({ ...english, report: { title: "t", claims: [{ claim_id: "k", text: "t", kind: "inference", rationale: "r", citations: [] }], gaps: ["g"] } }, { now: "2026-11-29T00:00:00+00:00" }).artifact.content;
+      return { messages, artifact, language: navigator.language };
+    }, [bundle, broken]);
+  const CJK = /[\u4e00-\u9fff]/;
+  const { page: en } = await open(undefined, "en-US");
+  const e = await run(en);
+  assert.equal(e.language, "en-US");
+  assert.ok(e.messages.length >= 5, e.messages.join("\n"));
+  for (const m of e.messages) assert.ok(!CJK.test(m), `en-US: ${m}`);
+  assert.ok(!CJK.test(e.artifact), e.artifact);
+  const { page: zh } = await open(undefined, "zh-CN");
+  const z = await run(zh);
+  assert.equal(z.language, "zh-CN");
+  for (const m of z.messages) assert.ok(CJK.test(m), `zh-CN: ${m}`);
+  assert.match(z.artifact, /\n- 缺口:|\n## /);
+  assert.ok(CJK.test(z.artifact));
 });
 
 test("a large source: the check runs off the page's thread and only the lines in view become DOM nodes", { timeout: 180_000 }, async () => {

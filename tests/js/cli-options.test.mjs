@@ -38,16 +38,20 @@ function draft(claims = 1) {
   };
 }
 
-test("locate --policy: a preset or a policy file sets the limits that locateBundle takes", () => {
+test("locate --policy: a preset or a policy file is the policy locateBundle reads the draft under", () => {
   const path = tmp("draft.json", draft());
-  const refused = run("locate", path);
-  assert.equal(refused.code, 3);
-  assert.match(refused.stderr, /source_too_large/);
+  // The default is the documents policy; the reference's refuses the 35 KB source.
+  for (const flags of [["--policy", "reference"], ["--compat", "reference"]]) {
+    const refused = run("locate", path, ...flags);
+    assert.equal(refused.code, 3, flags.join(" "));
+    assert.match(refused.stderr, /source_too_large/);
+  }
   const out = join(mkdtempSync(join(tmpdir(), "evidence-check-options-")), "located.json");
-  const ok = run("locate", path, "--policy", "documents", "--out", out);
+  const ok = run("locate", path, "--out", out);
   assert.equal(ok.code, 0, ok.stderr);
   assert.equal(ok.stderr, "located 1 quote\n");
-  const checked = run("check", out, "--policy", "documents", "--json", "--now", NOW);
+  assert.equal(run("locate", path, "--policy", "documents").code, 0);
+  const checked = run("check", out, "--json", "--now", NOW);
   assert.equal(checked.code, 1, checked.stderr);
   assert.deepEqual(JSON.parse(checked.stdout).assessment.claims, { c0: "pending_review" });
   // A policy file: 15 claims, over the reference's 12, under its own limit.
@@ -58,12 +62,13 @@ test("locate --policy: a preset or a policy file sets the limits that locateBund
   assert.equal(over.code, 3);
   assert.match(over.stderr, /14/);
   assert.equal(run("locate", many, `--policy=${tmp("policy.json", { extends: "documents", max_claims: 15 })}`).code, 0);
-  // The policy's vocabularies (any relative filename, any kind) do not reach locateBundle, which takes no policy: said so.
+  // The policy's vocabularies (any relative filename, any kind) reach locateBundle too.
   const named = draft();
   named.sources[0].spec = { ...named.sources[0].spec, filename: "licences/GPL-3.txt", kind: "licence_text" };
-  const vocabulary = run("locate", tmp("draft.json", named), "--policy", "documents");
+  assert.equal(run("locate", tmp("draft.json", named)).code, 0);
+  const vocabulary = run("locate", tmp("draft.json", named), "--policy", "reference");
   assert.equal(vocabulary.code, 3);
-  assert.match(vocabulary.stderr, /locate applies only --policy's limits: the library's locateBundle takes no policy/);
+  assert.match(vocabulary.stderr, /filename: .*allowed under the documents policy/);
 });
 
 test("locate --lang: the messages' language, whatever the locale", () => {
@@ -78,12 +83,12 @@ test("a missing --policy file says that the file does not exist, on check and lo
   for (const command of ["check", "locate"]) {
     const r = run(command, EXAMPLE, "--policy", "no/such/policy.json");
     assert.equal(r.code, 3);
-    assert.match(r.stderr, /^evidence-check: usage: --policy: the policy file no\/such\/policy\.json does not exist\n/);
+    assert.match(r.stderr, /^evidence-check: usage: --policy: the policy file no\/such\/policy\.json does not exist \(the presets are "documents" and "reference"\)\n/);
     const json = run(command, EXAMPLE, "--policy", "nope.json", "--json");
-    if (command === "check") assert.deepEqual(JSON.parse(json.stdout).error, { code: "usage", message: "--policy: the policy file nope.json does not exist", issues: [] });
+    if (command === "check") assert.deepEqual(JSON.parse(json.stdout).error, { code: "usage", message: '--policy: the policy file nope.json does not exist (the presets are "documents" and "reference")', issues: [] });
   }
   const preset = run("check", EXAMPLE, "--policy", "lenient");
-  assert.match(preset.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is neither a preset nor an existing file\n/);
+  assert.match(preset.stderr, /^evidence-check: usage: --policy: the policy file lenient does not exist \(the presets are "documents" and "reference"\)\n/);
 });
 
 test("a wrong option is a coded usage error naming it, never Node's parseArgs text", () => {
@@ -92,6 +97,10 @@ test("a wrong option is a coded usage error naming it, never Node's parseArgs te
     [["locate", path, "--bogus"], "unknown option --bogus"],
     [["locate", path, "--out"], "--out needs a value"],
     [["locate", path, "--lang", "fr"], '--lang takes "zh" or "en"'],
+    [["locate", path, "--compat", "python"], '--compat takes "reference"'],
+    [["locate", path, "--policy"], "--policy needs a value"],
+    [["check", EXAMPLE, "--compat", "python"], '--compat takes "reference"'],
+    [["import", "anthropic", "a.json", "b.json", "--lang", "fr"], '--lang takes "zh" or "en"'],
     [["locate", path, "--whitespace", "wide"], '--whitespace takes "exact" or "loose"'],
     [["import", "anthropic", "a.json", "b.json", "--bogus"], "unknown option --bogus"],
     [["import", "anthropic", "a.json", "b.json", "--tenant"], "--tenant needs a value"],
@@ -108,10 +117,17 @@ test("a wrong option is a coded usage error naming it, never Node's parseArgs te
   }
 });
 
-test("import anthropic refuses --policy and --lang by name: the library's importer has no such option", () => {
-  for (const [flag, value] of [["--policy", "documents"], ["--lang", "en"]]) {
-    const r = run("import", "anthropic", "a.json", "b.json", flag, value);
-    assert.equal(r.code, 3);
-    assert.match(r.stderr, new RegExp(`^evidence-check: usage: import anthropic takes no ${flag}: fromAnthropicMessage has no \\w+ option\n`));
+test("import anthropic takes --policy, --compat, --lang and --title: the importer reads under them", () => {
+  const fixture = (f) => join(ROOT, "tests", "js", "fixtures", "anthropic", f);
+  const imported = (...flags) => run("import", "anthropic", fixture("request.json"), fixture("response.json"), ...flags);
+  const ok = imported("--title", "Named", "--user", "ana@acme.com");
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).report.title, "Named");
+  // The e-mail user id is the documents policy's (the default); the reference's refuses it, in its language.
+  for (const [flags, text] of [[["--policy", "reference"], /allowed under the documents policy/], [["--compat", "reference"], /去掉 compat "reference"/], [["--compat", "reference", "--lang", "en"], /drop compat "reference"/]]) {
+    const r = imported("--user", "ana@acme.com", ...flags);
+    assert.equal(r.code, 3, flags.join(" "));
+    assert.match(r.stderr, /user_id/);
+    assert.match(r.stderr, text);
   }
 });

@@ -120,18 +120,22 @@ test("exit 3 for unusable input, with a clear message and no stack trace", () =>
   }
 });
 
+/** The hint of a value the default policy allows, under --compat reference, in Chinese. */
+const COMPAT_ALLOWS = '默认的 documents 策略允许此值:去掉 compat "reference"(CLI:不加 --compat reference 运行)';
+
 test("a contract error lists every violation with its path", () => {
   const bundle = readJson("examples", "demo.bundle.json");
   bundle.report.claims[0].kind = "opinion";
   bundle.sources[1].spec.filename = "plan_b.txt";
-  const r = run("check", tmp("b.json", JSON.stringify(bundle)));
+  const r = run("check", tmp("b.json", JSON.stringify(bundle)), "--compat", "reference");
   assert.equal(r.code, 3);
   assert.equal(
     r.stderr,
     [
-      "evidence-check: contract: bundle breaks its contract at /sources/1/spec/filename: String should match pattern '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$' (and 1 more)",
-      "  /sources/1/spec/filename: String should match pattern '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$' (pattern_mismatch)",
-      "  /report/claims/0/kind: Input should be 'fact' or 'inference' (not_allowed)",
+      // In the locale's language (Chinese); the filename is one the default policy allows: said so.
+      `evidence-check: contract: bundle 不符合契约(位置 /sources/1/spec/filename):字符串应匹配模式 '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$';${COMPAT_ALLOWS}(另有 1 处)`,
+      `  /sources/1/spec/filename: 字符串应匹配模式 '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.md$';${COMPAT_ALLOWS} (pattern_mismatch)`,
+      "  /report/claims/0/kind: 应为 'fact' 或 'inference' (not_allowed)",
       "",
     ].join("\n"),
   );
@@ -245,8 +249,9 @@ test("only regular files are read, and never past the input limit", () => {
       assert.equal(r.stderr, `evidence-check: not_a_file: ${path} is ${kind}, not a regular file; it was not read\n`);
     }
   }
+  // The reference policy's limit (16 MiB; the default's is larger).
   const big = tmp("big.json", Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
-  const r = run("check", big);
+  const r = run("check", big, "--policy", "reference");
   assert.equal(r.code, 3);
   assert.equal(r.stderr, `evidence-check: input_too_large: ${big} is 16777217 bytes, over the limit of 16777216 bytes; it was not read\n`);
   // In a directory, such a file is one unusable bundle among the others.
@@ -406,22 +411,27 @@ function documentsBundle(vocabulary) {
   };
 }
 
-test("--policy documents checks real documents that the default policy refuses, naming the source, size, limit and flag", () => {
+test("the default (documents) policy checks real documents that the reference policy refuses, naming the source, size, limit and flag", () => {
   const path = tmp("documents.json", JSON.stringify(documentsBundle(false)));
   const gpl = Buffer.byteLength(readFileSync("/usr/share/common-licenses/GPL-3", "utf8"));
-  const refused = run("check", path, "--lang", "en");
+  const refused = run("check", path, "--policy", "reference", "--lang", "en");
   assert.equal(refused.code, 3);
   for (const part of ["gpl3", String(gpl), "24000", "--policy"]) assert.ok(refused.stderr.replace(/(\d),(\d{3})/g, "$1$2").includes(part), `${part} is not in: ${refused.stderr}`);
-  const ok = run("check", path, "--policy", "documents", "--json", "--now", NOW);
+  const compat = run("check", path, "--compat", "reference");
+  assert.equal(compat.code, 3);
+  assert.match(compat.stderr, /source_too_large/);
+  const ok = run("check", path, "--json", "--now", NOW);
   assert.equal(ok.code, 1, ok.stderr);
   const result = JSON.parse(ok.stdout);
   assert.equal(result.assessment.status, "needs_review");
   assert.deepEqual(result.assessment.issues, []);
   assert.deepEqual(Object.values(result.assessment.claims), ["pending_review", "pending_review", "pending_review", "pending_review", "pending_review"]);
-  // The documents policy's names: refused by the default, checked under documents.
+  assert.deepEqual(JSON.parse(run("check", path, "--policy", "documents", "--json", "--now", NOW).stdout), result);
+  // The documents policy's names: refused by the reference's, checked by default.
   const named = tmp("named.json", JSON.stringify(documentsBundle(true)));
-  assert.equal(run("check", named).code, 3);
-  const checked = run("check", named, "--policy=documents", "--json", "--now", NOW);
+  assert.equal(run("check", named, "--policy", "reference").code, 3);
+  assert.equal(run("check", named, "--compat", "reference").code, 3);
+  const checked = run("check", named, "--json", "--now", NOW);
   assert.equal(checked.code, 1, checked.stderr);
   assert.deepEqual(JSON.parse(checked.stdout).assessment.issues, []);
   // A policy file: a preset and its changes; an unknown field is refused, named.
@@ -436,5 +446,5 @@ test("--policy documents checks real documents that the default policy refuses, 
   assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
   const bogus = run("check", path, "--policy", "lenient");
   assert.equal(bogus.code, 3);
-  assert.match(bogus.stderr, /^evidence-check: usage: --policy takes "reference", "documents" or a policy JSON file; lenient is neither a preset nor an existing file\n/);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy: the policy file lenient does not exist \(the presets are "documents" and "reference"\)\n/);
 });

@@ -102,7 +102,7 @@ test("web annotations round-trip every citation of the example", () => {
 });
 
 test("a stale citation carries a repair hint and stays invalid", () => {
-  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
+  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, lang: "zh" });
   store.ingest(bundle.scope, "plan_a", "# 更新\n前言。\n" + bundle.sources[0].content);
   store.ingest(bundle.scope, "plan_b", bundle.sources[1].content);
   const a = ec.assess(bundle.scope, bundle.report, store);
@@ -138,16 +138,16 @@ test("signed reviews: a forged or unsigned review is refused with a clear issue"
   assert.throws(() => ec.checkBundle(bundle, { reviewKey: "" }), (e) => e.code === "invalid_argument");
 });
 
-test("lang: English messages and artifact labels; Chinese stays the default", () => {
+test("lang: English messages and artifact labels, Chinese ones (the locale's or compat's by default)", () => {
   const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, lang: "en" });
   assert.throws(() => store.ingest(bundle.scope, "nope", "x"), (e) => e.code === "unknown_source" && e.message === "The source is not in the trusted catalogue. (source nope)");
-  const zhStore = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
+  const zhStore = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, lang: "zh" });
   assert.throws(() => zhStore.ingest(bundle.scope, "nope", "x"), (e) => e.message === "来源未在可信目录中登记。 (来源 nope)");
   const dup = { ...bundle.report, claims: [bundle.report.claims[0], bundle.report.claims[0]] };
   assert.throws(() => ec.parseReport(dup, { lang: "en" }), (e) => e.issues[0].message === "Two claims share one claim id.");
-  assert.throws(() => ec.parseReport(dup), (e) => e.issues[0].message === "论断标识重复。");
+  assert.throws(() => ec.parseReport(dup, { lang: "zh" }), (e) => e.issues[0].message === "论断标识重复。");
   const en = ec.checkBundle(bundle, { now: NOW, lang: "en" });
-  const zh = ec.checkBundle(bundle, { now: NOW });
+  const zh = ec.checkBundle(bundle, { now: NOW, lang: "zh" });
   assert.equal(en.artifact.content.split("\n").length, zh.artifact.content.split("\n").length);
   assert.ok(en.artifact.content.includes("\n## Claims\n"));
   assert.ok(en.artifact.content.includes("**claim\\_a / sourced fact / reviewed as supported**: "));

@@ -110,7 +110,7 @@ test("a handle read under one policy is checked again under a call's other polic
   const claim = bundle.report.claims[0];
   const long = { ...bundle.report, claims: Array.from({ length: 13 }, (_, i) => ({ ...claim, claim_id: `k${i}`, citations: [] })), conflicts: [] };
   const documents = ec.parseReport(long, { policy: "documents" });
-  const store = new ec.EvidenceStore(specs, { now: NOW });
+  const store = new ec.EvidenceStore(specs, { now: NOW, policy: "reference" });
   const viaHandle = (() => { try { ec.assess(scope, documents, store); } catch (e) { return describe(e); } })();
   const viaObject = (() => { try { ec.assess(scope, documents.toJSON(), store); } catch (e) { return describe(e); } })();
   assert.equal(viaHandle.code, "contract");
@@ -119,9 +119,11 @@ test("a handle read under one policy is checked again under a call's other polic
   const roomy = new ec.EvidenceStore(specs, { now: NOW, policy: "documents" });
   assert.deepStrictEqual(ec.assess(scope, documents, roomy), ec.assess(scope, documents.toJSON(), roomy));
   // And recordReview under the reference policy refuses it as it refuses the object.
-  const r = (report) => { try { return ec.recordReview(scope, report, "k0", "supported", "n", { now: NOW }); } catch (e) { return describe(e); } };
+  const r = (report) => { try { return ec.recordReview(scope, report, "k0", "supported", "n", { now: NOW, policy: "reference" }); } catch (e) { return describe(e); } };
   assert.deepStrictEqual(r(documents), r(documents.toJSON()));
   assert.equal(r(documents).code, "contract");
+  // Without a policy the handle's own applies.
+  assert.equal(ec.recordReview(scope, documents, "k0", "supported", "n", { now: NOW }).claim_id, "k0");
   for (const x of [documents, store, roomy]) x.free();
 });
 

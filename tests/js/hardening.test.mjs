@@ -172,13 +172,15 @@ test("hostile JSON: duplicate keys, floats, huge and negative numbers", () => {
 });
 
 test("a 50 MB report is refused before it is read, and memory stays flat", () => {
+  // The reference policy's 16 MiB of JSON.
+  const reference = { policy: "reference" };
   const big = JSON.stringify({ ...bundle.report, title: "x".repeat(50 * 1024 * 1024) });
   const before = ec.wasmMemoryBytes();
-  assert.throws(() => ec.parseReport(big), (e) => e.issues[0].code === "input_too_large");
-  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }), (e) => e.issues[0].code === "input_too_large");
+  assert.throws(() => ec.parseReport(big, reference), (e) => e.issues[0].code === "input_too_large");
+  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }, reference), (e) => e.issues[0].code === "input_too_large");
   assert.equal(ec.wasmMemoryBytes(), before, "the text was not copied into wasm memory");
   // Raised explicitly, the same limit admits it (and the title rule then refuses it).
-  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }, { maxInputBytes: 60 * 1024 * 1024 }), (e) => e.issues[0].path === "/report/title");
+  assert.throws(() => ec.checkBundle({ ...bundle, report: JSON.parse(big) }, { ...reference, maxInputBytes: 60 * 1024 * 1024 }), (e) => e.issues[0].path === "/report/title");
 });
 
 test("memory: 100,000 checkBundle calls and 10,000 stores leave wasm memory flat", () => {
@@ -362,7 +364,9 @@ test("every call after free() throws a coded store_freed; free() twice does noth
       assert.throws(call, (e) => e instanceof ec.errorClasses().EvidenceError && e.code === "store_freed", name);
     }
   }
-  assert.throws(() => store.get(scope, ref), (e) => e.message === "证据存储已释放(free),不能再使用。");
+  const zh = new ec.EvidenceStore(specs, { lang: "zh" });
+  zh.free();
+  assert.throws(() => zh.get(scope, ref), (e) => e.message === "证据存储已释放(free),不能再使用。");
   const en = new ec.EvidenceStore(specs, { lang: "en" });
   en.free();
   assert.throws(() => en.close(), (e) => e.message === "The evidence store was freed; it cannot be used any more.");
@@ -374,7 +378,8 @@ test("every call after free() throws a coded store_freed; free() twice does noth
 });
 
 test("ingest refuses an oversize text before copying it into wasm memory", () => {
-  const store = new ec.EvidenceStore(specs, { now: NOW });
+  // The reference policy's 24,000 bytes a source.
+  const store = new ec.EvidenceStore(specs, { now: NOW, policy: "reference" });
   const refusals = (mb) => {
     const huge = "x".repeat(mb * 1024 * 1024);
     const blank = " ".repeat((mb / 10) * 1024 * 1024);
@@ -398,7 +403,8 @@ test("ingest refuses an oversize text before copying it into wasm memory", () =>
 });
 
 test("every string argument with a size limit is refused alike, and before it is copied", () => {
-  const store = new ec.EvidenceStore(specs, { now: NOW });
+  // The reference policy's limits (notes of 1,000 code points).
+  const store = new ec.EvidenceStore(specs, { now: NOW, policy: "reference" });
   const ref = store.ingest(scope, "plan_a", bundle.sources[0].content);
   const quote = bundle.report.claims[0].citations[0].quote;
   const calls = {
@@ -407,9 +413,9 @@ test("every string argument with a size limit is refused alike, and before it is
     "remove sourceId": (v) => store.remove(scope, v),
     "quote citationId": (v) => store.quote(scope, ref, quote, v),
     "quoteRange citationId": (v) => store.quoteRange(scope, ref, 0, 1, v),
-    "recordReview claimId": (v) => ec.recordReview(scope, bundle.report, v, "supported", "n", { now: NOW }),
-    "recordReview verdict": (v) => ec.recordReview(scope, bundle.report, "claim_a", v, "n", { now: NOW }),
-    "recordReview note": (v) => ec.recordReview(scope, bundle.report, "claim_a", "supported", v, { now: NOW }),
+    "recordReview claimId": (v) => ec.recordReview(scope, bundle.report, v, "supported", "n", { now: NOW, policy: "reference" }),
+    "recordReview verdict": (v) => ec.recordReview(scope, bundle.report, "claim_a", v, "n", { now: NOW, policy: "reference" }),
+    "recordReview note": (v) => ec.recordReview(scope, bundle.report, "claim_a", "supported", v, { now: NOW, policy: "reference" }),
     "checkBundle options.now": (v) => ec.checkBundle(bundle, { now: v }),
     "store options.now": (v) => new ec.EvidenceStore(specs, { now: v }),
   };

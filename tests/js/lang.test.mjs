@@ -1,5 +1,6 @@
 // One language setting (issue 13 §3): the `lang` of a store, a catalogue or a call carries
-// to everything derived from it; the library's default stays zh (the reference's texts).
+// to everything derived from it (the library's default, the locale's, is tested in
+// defaults.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NOW, readJson, userProject, userRequire } from "./helpers.mjs";
@@ -24,8 +25,8 @@ test("toWebAnnotations with a store made with lang en throws English; options.la
   const en = store("en");
   assert.throws(() => ec.toWebAnnotations(scope, dup, en), (e) => e.code === "contract" && e.issues[0].message === EN_DUP);
   assert.throws(() => ec.toWebAnnotations(scope, dup, en, { lang: "zh" }), (e) => e.issues[0].message === ZH_DUP);
-  assert.throws(() => ec.toWebAnnotations(scope, dup, store()), (e) => e.issues[0].message === ZH_DUP);
-  assert.throws(() => ec.toWebAnnotations(scope, dup, store(), { lang: "en" }), (e) => e.issues[0].message === EN_DUP);
+  assert.throws(() => ec.toWebAnnotations(scope, dup, store("zh")), (e) => e.issues[0].message === ZH_DUP);
+  assert.throws(() => ec.toWebAnnotations(scope, dup, store("zh"), { lang: "en" }), (e) => e.issues[0].message === EN_DUP);
 });
 
 test("the lang of a store carries into assess, render and locateCitations when the call gives none", () => {
@@ -36,7 +37,7 @@ test("the lang of a store carries into assess, render and locateCitations when t
   const a = ec.assess(scope, stale, en);
   assert.equal(a.issues[0].message, EN_STALE);
   assert.notEqual(ec.assess(scope, stale, en, [], { lang: "zh" }).issues[0].message, EN_STALE);
-  assert.notEqual(ec.assess(scope, stale, store()).issues[0].message, EN_STALE);
+  assert.notEqual(ec.assess(scope, stale, store("zh")).issues[0].message, EN_STALE);
   assert.throws(() => ec.render(scope, stale, en, [], { now: NOW }), (e) => e.code === "report_invalid" && e.message === "The report has invalid citations; it is not exported.");
   assert.throws(() => ec.render(scope, dup, en, [], { now: NOW }), (e) => e.issues[0].message === EN_DUP);
   assert.throws(() => ec.assess(scope, dup, en), (e) => e.issues[0].message === EN_DUP);
@@ -48,16 +49,16 @@ test("the lang of a store carries into assess, render and locateCitations when t
   assert.ok(ec.render(scope, bundle.report, en, bundle.reviews, { now: NOW }).content.includes("\n## Claims\n"));
 });
 
-test("convertOffset takes lang; the default stays zh", () => {
+test("convertOffset takes lang", () => {
   assert.throws(() => ex.convertOffset("abc", 9, "utf16", "code_point", { lang: "en" }), (e) => e.code === "offset_out_of_range" && e.message === "The offset is past the end of the text.");
-  assert.throws(() => ex.convertOffset("abc", 9, "utf16", "code_point"), (e) => e.code === "offset_out_of_range" && e.message === "偏移量超出正文末尾。");
+  assert.throws(() => ex.convertOffset("abc", 9, "utf16", "code_point", { lang: "zh" }), (e) => e.code === "offset_out_of_range" && e.message === "偏移量超出正文末尾。");
   assert.throws(() => ex.convertOffset("abc", 1, "utf16", "code_point", { lang: "fr" }), (e) => e.code === "invalid_argument");
 });
 
 test("the lang of a catalogue carries into the functions given it", () => {
   const en = new ex.DocumentCatalog({ lang: "en", documents: [{ id: "d1", title: "t", body: "- a\n" }] });
   assert.throws(() => ex.extractExcerpts(en, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("The catalogue has no document with this id."));
-  const zh = new ex.DocumentCatalog({ documents: [{ id: "d1", title: "t", body: "- a\n" }] });
+  const zh = new ex.DocumentCatalog({ lang: "zh", documents: [{ id: "d1", title: "t", body: "- a\n" }] });
   assert.throws(() => ex.extractExcerpts(zh, "nope"), (e) => e.code === "unknown_document" && e.message.startsWith("资料目录中没有该标识的资料。"));
   assert.throws(() => en.import({ id: "d1", title: "t", body: "- b\n" }), (e) => e.code === "document_changed" && e.message.startsWith("The document's body changed"));
 });

@@ -54,7 +54,7 @@ test("the CLI checks the example through mcp-server-filesystem, same result as i
   const viaMcp = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${FS_SERVER} .`, "--json", "--now", NOW], { env: ZH, encoding: "utf8" });
   assert.equal(viaMcp.stderr, "");
   assert.equal(viaMcp.status, 1);
-  const inline = ec.checkBundle(bundle, { now: NOW });
+  const inline = ec.checkBundle(bundle, { now: NOW, lang: "zh" });
   assert.deepEqual(JSON.parse(viaMcp.stdout), inline);
   // The bundle's inline contents are not needed when the texts come from the server.
   const bare = { ...bundle, sources: bundle.sources.map(({ spec }) => ({ spec })) };
@@ -252,9 +252,10 @@ test("--mcp reads the bundle strictly, before any server starts", () => {
   const example = readFileSync(join(dir, "bundle.json"), "utf8");
   const cases = [
     ["dup.json", example.replace('{\n  "scope"', '{\n  "scope": {},\n  "scope"'), /duplicate key `scope`/],
-    ["extra.json", JSON.stringify({ ...bundle, extra: 1 }), /^evidence-check: contract: bundle breaks its contract at \/extra: Extra inputs are not permitted/],
-    ["null.json", "null", /^evidence-check: contract: bundle breaks its contract at \/: /],
-    ["sources.json", '{"sources":{}}', /^evidence-check: contract: bundle breaks its contract at \//],
+    // In the locale's language (Chinese).
+    ["extra.json", JSON.stringify({ ...bundle, extra: 1 }), /^evidence-check: contract: bundle 不符合契约\(位置 \/extra\):不允许有此字段/],
+    ["null.json", "null", /^evidence-check: contract: bundle 不符合契约\(位置 \/\):/],
+    ["sources.json", '{"sources":{}}', /^evidence-check: contract: bundle 不符合契约\(位置 \//],
   ];
   for (const [name, text, message] of cases) {
     writeFileSync(join(dir, name), text);
@@ -328,14 +329,14 @@ test("check --mcp is checkBundle over the bundle with the server's texts: signed
   let r = check("k1");
   assert.equal(r.code, 0, r.stderr);
   const inline = { ...signed, sources: bundle.sources };
-  assert.deepEqual(r.out, ec.checkBundle(inline, { now: NOW, reviewKey: "k1" }));
+  assert.deepEqual(r.out, ec.checkBundle(inline, { now: NOW, reviewKey: "k1", lang: "zh" }));
   r = check("k2");
   assert.equal(r.code, 2);
   assert.deepEqual([...new Set(r.out.assessment.issues.map((i) => i.code))], ["review_signature_invalid"]);
   assertNoChildren();
 });
 
-test("check --mcp --policy documents: the response cap follows the policy's source limit", () => {
+test("check --mcp: the response cap follows the policy's source limit", () => {
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-mcp-"));
   const text = "# Big\n" + "A line of a long document.\n".repeat(4000);
   writeFileSync(join(dir, "big.md"), text);
@@ -347,11 +348,17 @@ test("check --mcp --policy documents: the response cap follows the policy's sour
   writeFileSync(join(dir, "bundle.json"), JSON.stringify(big));
   const check = (...args) => spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${FS_SERVER} .`, "--json", "--now", NOW, ...args], { env: ZH, encoding: "utf8" });
   // 108 KB, returned twice: over the reference policy's cap (4 × 24,000 + 64 KiB).
-  const refused = check();
-  assert.equal(refused.status, 3);
-  assert.equal(JSON.parse(refused.stdout).error.code, "mcp_response_too_large");
-  const r = check("--policy", "documents");
-  assert.equal(r.status, 1, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), ec.checkBundle({ ...big, sources: [{ spec, content: text }] }, { now: NOW, policy: "documents" }));
+  for (const flags of [["--policy", "reference"], ["--compat", "reference"]]) {
+    const refused = check(...flags);
+    assert.equal(refused.status, 3, flags.join(" "));
+    assert.equal(JSON.parse(refused.stdout).error.code, "mcp_response_too_large");
+  }
+  // The default policy (documents), given or not.
+  const inline = ec.checkBundle({ ...big, sources: [{ spec, content: text }] }, { now: NOW, lang: "zh" });
+  for (const flags of [[], ["--policy", "documents"]]) {
+    const r = check(...flags);
+    assert.equal(r.status, 1, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), inline);
+  }
   assertNoChildren();
 });

@@ -122,10 +122,11 @@ test("parseReport lists every violation with its path", () => {
 test("reviews, assess and render through the API equal checkBundle's result", () => {
   const ec = userRequire(userProject())("evidence-check");
   const bundle = readJson("examples", "demo.bundle.json");
-  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW });
+  // Under compat "reference" throughout: its policy, language and escaping.
+  const store = new ec.EvidenceStore(bundle.sources.map((s) => s.spec), { now: NOW, compat: "reference" });
   for (const s of bundle.sources) store.ingest(bundle.scope, s.spec.source_id, s.content);
   const reviews = bundle.report.claims.map((c) =>
-    ec.recordReview(bundle.scope, bundle.report, c.claim_id, "supported", "教学审阅替身:仅核对本例说明,未验证现实能力。", { now: NOW }),
+    ec.recordReview(bundle.scope, bundle.report, c.claim_id, "supported", "教学审阅替身:仅核对本例说明,未验证现实能力。", { now: NOW, compat: "reference" }),
   );
   assert.deepEqual(reviews, bundle.reviews);
   const assessment = ec.assess(bundle.scope, JSON.stringify(bundle.report), store, reviews);
@@ -152,7 +153,7 @@ test("the package's .d.ts declares real types, never any", () => {
       "fromWebAnnotation(scope: Scope, annotation: WebAnnotation | QuoteOnlyAnnotation, options?: WhitespaceOptions | null): LocatedAnnotation;",
       "export function locateCitations(scope: Scope, draft: DraftReport | string, store: EvidenceStore, options?: LocateOptions | null): LocateResult;",
       "export function parseReport(input: Report | string, options?: ParseOptions | null): ReportHandle;",
-      "export function reportDigest(report: ReportArg): string;",
+      "export function reportDigest(report: ReportArg, options?: ReportDigestOptions | null): string;",
       "export function digestText(text: string): string;",
       "export function assess(scope: Scope, report: ReportArg, store: EvidenceStore, reviews?: ReviewsArg | null, options?: AssessOptions | null): Assessment;",
       "export function checkBundle(bundle: Bundle | string | Uint8Array, options?: CheckBundleOptions | null): BundleResult;",

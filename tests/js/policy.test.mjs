@@ -37,6 +37,8 @@ test("parsePolicy: presets, extends, and an unknown field named", () => {
   assert.equal(ec.parsePolicy("reference").max_source_bytes, 24000);
   assert.deepEqual(ec.parsePolicy('{"extends": "documents", "max_claims": 5000}'), { ...documents, max_claims: 5000 });
   assert.deepEqual(ec.parsePolicy({ extends: "documents", max_claims: 5000 }), { ...documents, max_claims: 5000 });
+  // Without extends: the default preset, documents.
+  assert.deepEqual(ec.parsePolicy({ max_claims: 5000 }), { ...documents, max_claims: 5000 });
   assert.throws(() => ec.parsePolicy({ extends: "documents", max_claim: 5000 }), (e) => e.code === "policy_unknown_field" && e.field === "max_claim" && e.message.includes("max_claim"));
   assert.throws(() => ec.checkBundle(demo, { policy: { maxClaims: 3 } }), (e) => e.code === "policy_unknown_field" && e.field === "maxClaims");
   assert.throws(() => ec.checkBundle(demo, { policy: "huge" }), (e) => e.code === "policy_unknown_preset");
@@ -44,27 +46,32 @@ test("parsePolicy: presets, extends, and an unknown field named", () => {
 
 test("the policy option: a store applies its policy to ingest, quote, assess and render", () => {
   const big = "x".repeat(24000) + "\nThe needle is here.\n";
-  assert.throws(() => cited(big, "needle"), (e) => e.code === "source_too_large" && e.detail.size === big.length && e.detail.limit === 24000 && e.message.includes("--policy documents"));
+  const reference = { policy: "reference" };
+  assert.throws(() => cited(big, "needle", reference), (e) => e.code === "source_too_large" && e.detail.size === big.length && e.detail.limit === 24000 && e.message.includes("--policy documents"));
+  // The default is the documents policy.
+  assert.equal(cited(big, "needle").store.ingest(scope, "a", big).revision, 1);
   const { store, report } = cited(big, "needle", { policy: "documents" });
   assert.equal(ec.assess(scope, report, store).status, "needs_review");
   assert.equal(ec.render(scope, report, store, [], { now: NOW }).status, "needs_review");
   // The old maxSourceBytes option still overrides one field.
-  assert.equal(cited(big, "needle", { maxSourceBytes: 30000 }).store.ingest(scope, "a", big).revision, 1);
+  assert.equal(cited(big, "needle", { ...reference, maxSourceBytes: 30000 }).store.ingest(scope, "a", big).revision, 1);
   // parseReport and recordReview take a policy.
   const long = { ...report, claims: Array.from({ length: 13 }, (_, i) => ({ ...report.claims[0], claim_id: `k${i}` })) };
-  assert.throws(() => ec.parseReport(long), (e) => e.code === "contract");
+  assert.throws(() => ec.parseReport(long, reference), (e) => e.code === "contract");
   assert.equal(ec.parseReport(long, { policy: "documents" }).claims.length, 13);
-  assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW }), (e) => e.code === "invalid_note");
+  assert.equal(ec.parseReport(long).claims.length, 13);
+  assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW, ...reference }), (e) => e.code === "invalid_note");
   assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(1001), { now: NOW, policy: "documents" }).claim_id, "k1");
   // The documents note limit at its edge, and refusals that name their subject and numbers.
   assert.equal(ec.recordReview(scope, report, "k1", "supported", "n".repeat(20000), { now: NOW, policy: "documents" }).note.length, 20000);
   assert.throws(() => ec.recordReview(scope, report, "k1", "supported", "n".repeat(20001), { now: NOW, policy: "documents", lang: "en" }), (e) =>
-    e.code === "invalid_note" && e.detail.size === 20001 && e.detail.limit === 20000 && e.message.includes("max_note_chars") && e.message.includes("--policy documents"));
+    e.code === "invalid_note" && e.detail.size === 20001 && e.detail.limit === 20000 && e.message.includes("max_note_chars") && e.message.includes("a policy file that sets"));
   assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW }), (e) => e.code === "unknown_claim" && e.detail.claim_id === "k9" && e.message.includes("k9"));
   assert.throws(() => ec.recordReview(scope, report, "k9", "supported", "ok", { now: NOW, compat: "reference" }), (e) => e.message === "审阅目标不存在。" && e.detail === undefined);
   // Scope ids with @ under documents.
   const mail = { tenant_id: "acme.com", user_id: "ana@acme.com" };
-  assert.throws(() => ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW }), (e) => e.code === "contract");
+  assert.throws(() => ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW, ...reference }), (e) => e.code === "contract");
+  assert.equal(ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW }).scope.user_id, "ana@acme.com");
   assert.equal(ec.recordReview(mail, report, "k1", "supported", "ok", { now: NOW, policy: "documents" }).scope.user_id, "ana@acme.com");
 });
 
@@ -172,7 +179,7 @@ function reviewed(edit) {
 test("checkBundle: stale, other-scope and duplicate reviews are issues, not throws; the claim stays pending", () => {
   const base = ec.checkBundle(demo, { now: NOW });
   const stale = reviewed((rs) => rs.map((r, i) => (i === 0 ? { ...r, report_digest: "0".repeat(64) } : r)));
-  const r = ec.checkBundle(stale, { now: NOW });
+  const r = ec.checkBundle(stale, { now: NOW, lang: "zh" });
   const claim = stale.reviews[0].claim_id;
   assert.equal(r.assessment.claims[claim], "pending_review");
   const issue = r.assessment.issues.find((i) => i.code === "review_stale_digest");
@@ -228,7 +235,7 @@ test("reportJsonSchema states the policy, blank text and the inference rule", ()
 
 const LICENCES = ["GPL-3", "Apache-2.0", "MPL-2.0"].map((f) => join("/usr/share/common-licenses", f));
 
-test("a bundle of real documents checks under policy documents; the default refuses it naming source, size, limit and flag", () => {
+test("a bundle of real documents checks under the default policy (documents); the reference's refuses it naming source, size, limit and flag", () => {
   // Debian's base-files ships these licence texts; a machine without them fails here, never skips.
   assert.deepEqual(LICENCES.filter((f) => !existsSync(f)), [], "the system's licence texts (base-files)");
   const docs = [
@@ -245,16 +252,17 @@ test("a bundle of real documents checks under policy documents; the default refu
     return { claim_id: `claim-${id}`, text: `What ${id} says.`, kind: "fact", citations: quotes.map((q, i) => store.quote(scope, ref, q, `${id}-${i}`)) };
   });
   const bundle = { scope, sources: docs.map(([id, text], i) => ({ spec: specs[i], content: text })), report: { title: "What the licences say", claims } };
-  const r = ec.checkBundle(bundle, { now: NOW, policy: "documents" });
+  const r = ec.checkBundle(bundle, { now: NOW });
+  assert.deepEqual(r, ec.checkBundle(bundle, { now: NOW, policy: "documents" }));
   assert.deepEqual(r.assessment.issues, []);
   assert.equal(r.assessment.status, "needs_review");
   assert.deepEqual(Object.values(r.assessment.claims), Array(5).fill("pending_review"));
   assert.ok(r.artifact.content.includes("証拠は引用と一致しなければならない"));
   assert.equal(claims[3].citations[0].quote, "The sync daemon now retries three times\nbefore it reports a failure.");
-  // The default: the .txt filename is refused by the reference's *.md rule, so give it one; then GPL-3's size.
+  // The reference policy: the .txt filename is refused by its *.md rule, so give it one; then GPL-3's size.
   const md = { ...bundle, sources: bundle.sources.map((s) => ({ ...s, spec: { ...s.spec, filename: `${s.spec.source_id}.md` } })) };
   const size = Buffer.byteLength(docs[0][1]);
-  assert.throws(() => ec.checkBundle(md, { now: NOW, lang: "en" }), (e) => {
+  assert.throws(() => ec.checkBundle(md, { now: NOW, lang: "en", policy: "reference" }), (e) => {
     assert.equal(e.code, "source_too_large");
     for (const part of ["source gpl-3", `${size} bytes`, "limit of 24000 bytes", "max_source_bytes", "--policy documents"]) assert.ok(e.message.includes(part), `${part} missing from ${e.message}`);
     return true;

@@ -60,7 +60,9 @@ const same: typeof ContractError = classes.ContractError;
   const fromHandles: Assessment = assess(bundle.scope, report, store, reviews);
   const fromObjects: Assessment = assess(bundle.scope, plain, store, [review]);
   render(bundle.scope, report, store, reviews, { now: "2026-11-29T00:00:00+00:00" });
-  console.log(digest === reportDigest(report), claims.length, title, length, reviews.length, fromHandles.status, fromObjects.status);
+  // reportDigest reads a plain report under a policy and language; compat is one of them.
+  const under: string = reportDigest(plain, { policy: "documents", lang, compat: "reference" });
+  console.log(digest === reportDigest(report), digest === under, claims.length, title, length, reviews.length, fromHandles.status, fromObjects.status);
   // @ts-expect-error a handle is read-only
   report.digest = "x";
 }

@@ -56,9 +56,15 @@ pub fn failure(e: JsValue) -> Failure {
     }
 }
 
-/// The golden cases run under compat "reference": the reference's codes and texts.
+/// The golden cases run under compat "reference": the reference's policy, language,
+/// codes and texts.
 fn now() -> JsValue {
     js(&json!({ "now": NOW, "compat": "reference" }))
+}
+
+/// `compat: "reference"` alone.
+fn compat() -> Option<JsValue> {
+    Some(js(&json!({ "compat": "reference" })))
 }
 
 fn reviews(v: &[Value]) -> Option<JsValue> {
@@ -80,12 +86,12 @@ impl Engine for Js {
 
     fn parse_scope(&self, v: &Value) -> Result<Value, Failure> {
         // Any scoped call checks its scope first; `remove` on an empty store does nothing else.
-        let st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
+        let st = api::EvidenceStore::new(typed(&json!([])), compat()).map_err(failure)?;
         st.remove(typed(v), JsValue::from_str("x")).map_err(failure)?;
         Ok(v.clone())
     }
     fn parse_spec(&self, v: &Value) -> Result<Value, Failure> {
-        api::EvidenceStore::new(typed(&json!([v])), None).map_err(|e| strip_index(failure(e)))?;
+        api::EvidenceStore::new(typed(&json!([v])), compat()).map_err(|e| strip_index(failure(e)))?;
         Ok(v.clone())
     }
     fn new_store(&self, specs: &[Value]) -> Result<Self::Store, Failure> {
@@ -102,7 +108,7 @@ impl Engine for Js {
     }
     fn parse_ref(&self, v: &Value) -> Result<Value, Failure> {
         // `get` checks its ref's contract before looking anything up.
-        let st = api::EvidenceStore::new(typed(&json!([])), None).map_err(failure)?;
+        let st = api::EvidenceStore::new(typed(&json!([])), compat()).map_err(failure)?;
         match st.get(typed(&json!({"tenant_id": "t", "user_id": "u"})), typed(v)) {
             Err(e) => match failure(e) {
                 f @ Failure::Contract(_) => Err(f),
@@ -121,7 +127,7 @@ impl Engine for Js {
         api::parse_report(JsValue::from_str(text).unchecked_into(), Some(options.unchecked_into())).map(|r| val(&JsValue::from(r))).map_err(failure)
     }
     fn report_digest(&self, report: &Value) -> String {
-        api::report_digest(typed(report)).unwrap()
+        api::report_digest(typed(report), compat()).unwrap()
     }
     fn record_review(&self, scope: &Value, report: &Value, claim_id: &Value, verdict: &Value, note: &Value) -> Result<Value, Failure> {
         api::record_review(typed(scope), typed(report), js(claim_id), typed(verdict), js(note), Some(now().unchecked_into()))
@@ -195,7 +201,7 @@ impl Engine for JsHandles {
         Ok(parsed)
     }
     fn report_digest(&self, report: &Value) -> String {
-        api::report_digest(self.report(report).unchecked_into()).unwrap()
+        api::report_digest(self.report(report).unchecked_into(), None).unwrap()
     }
     fn record_review(&self, scope: &Value, report: &Value, claim_id: &Value, verdict: &Value, note: &Value) -> Result<Value, Failure> {
         api::record_review(typed(scope), self.report(report).unchecked_into(), js(claim_id), typed(verdict), js(note), Some(now().unchecked_into()))

@@ -45,8 +45,6 @@ const manifest = {
   bin: { "evidence-check": "./bin/cli.mjs" },
   files: ["node/", "web/", "bin/", "www/", "examples/", "docs/", "README.md", "BENCHMARKS.md", "LICENSE"],
   engines: { node: ">=20" },
-  // The CLI's batch and stream modes run bundles on a worker pool: its one dependency.
-  dependencies: { piscina: workspace.dependencies.piscina },
   // The MCP reader (evidence-check/mcp, check --mcp) needs the MCP SDK; only its users install it.
   peerDependencies: { [SDK]: workspace.devDependencies[SDK] },
   peerDependenciesMeta: { [SDK]: { optional: true } },

@@ -11,17 +11,11 @@ const options = { render: true, lang: "en", now, policy: ec.parsePolicy(policy) 
 const buffer = Buffer.allocUnsafe(64 * 1024 * 1024);
 let fill = 0;
 let line = 0;
-let out = "";
-const flush = () => {
-  const bytes = Buffer.from(out);
-  for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at, bytes.length - at);
-  out = "";
-};
 const take = (bytes) => {
   line++;
   if (bytes.length === 0) return;
-  out += JSON.stringify({ line, ...ec.checkBundle(bytes, options) }) + "\n";
-  if (out.length > 1 << 20) flush();
+  const out = Buffer.from(JSON.stringify({ line, ...ec.checkBundle(bytes, options) }) + "\n");
+  for (let at = 0; at < out.length; ) at += writeSync(1, out, at, out.length - at);
 };
 for (;;) {
   const n = readSync(0, buffer, fill, buffer.length - fill, null);
@@ -39,4 +33,3 @@ for (;;) {
   fill -= start;
 }
 if (fill > 0) take(buffer.subarray(0, fill));
-flush();

@@ -41,7 +41,7 @@ WASM_BUILDS := pkg/node/evidence_check_bg.wasm pkg/web/evidence_check_bg.wasm
 ## wasm: the Node and web glue of the one module only (iterate with it, then `node js/assemble.mjs`)
 wasm: setup $(WASM_BUILDS)
 
-pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/mcp.mjs \
+pkg/package.json: $(WASM_BUILDS) js/assemble.mjs $(wildcard js/entry*) js/mcp.d.ts js/cli.mjs js/load.mjs js/status.mjs js/worker.mjs js/pool.mjs js/mcp.mjs \
   js/importers.mjs js/serve.mjs $(wildcard www/* docs/* examples/*) README.md BENCHMARKS.md LICENSE package.json
 	node js/assemble.mjs
 

@@ -2,13 +2,17 @@
 //   W1 the demo bundle through checkBundle, against the Python reference's case 02
 //   W2 a real report (5 sources of 20-60 KB, 25 claims, 40 citations, documents policy),
 //      against a floor in plain JS
-//   W3 a JSON Lines stream of W2 bundles through `check - --jobs 2` (and 1): bundles/s, peak RSS
+//   W3 a JSON Lines stream of W2 bundles through `check - --jobs 2` (and 1): bundles/s, peak
+//      RSS, and CPU against a plain loop calling checkBundle in one process
 //   W4 the page in Chromium: from load to the first verdict on a W2 bundle, against a page
 //      doing the same work in plain JS (bench/plain-page/); the web .wasm's gzipped size
-//   W5 one 20 MB source with 200 citations, against node:crypto of the same text
+//   W5 one 20 MB source with 200 citations, against node:crypto of the same text, and the
+//      text as a string against the same UTF-8 bytes
+//   Q  store.quote() on W2's sources against two indexOf calls, and store.quoteRange() far
+//      into a 16 MiB text against a 400 KB one
 // BASELINE_PKG=/path/to/pkg times another built package beside this one (W1, W2, W3, W5,
 // and W4 when that package's repository is around it). BENCH_QUICK=1 is a short smoke run;
-// BENCH_ONLY=w2,w5 runs only those workloads.
+// BENCH_ONLY=w2,w5 runs only those workloads (keys w1-w5 and q).
 // Times are reported, never asserted. Each figure is a median of rounds; where two builds
 // or a build and a floor are compared, they are timed in turn, round by round (the order
 // flips each round), so the machine's drift weighs on both alike. Every timed call gets an
@@ -22,7 +26,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { NOW, largeBundle, normalize, reportBundle, stamp } from "./workloads.mjs";
+import { NOW, largeBundle, normalize, rangeText, reportBundle, stamp } from "./workloads.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -182,33 +186,43 @@ function w2() {
 
 // ---- W3: a JSON Lines stream through the CLI -----------------------------------------
 
-/** Runs `node BUILD/bin/cli.mjs check - --jobs N` on `input`: seconds, peak RSS (MiB), result lines. */
-function cliStream(b, input, jobs, dir) {
-  const rss = join(dir, `rss-${b.name}-${jobs}`);
+/**
+ * Runs `node SCRIPT ARGS` with `input` as stdin and a file as stdout: seconds, peak RSS (MiB)
+ * and CPU (user + system, s) of the process, its worker threads included, and the output.
+ */
+function timedChild(script, args, input, dir, label) {
+  const usage = join(dir, "usage.json");
   const outFile = join(dir, "out.jsonl");
-  const preload = join(dir, "rss.cjs");
-  // Peak RSS of the CLI's process (its worker threads included), written as it exits.
-  writeFileSync(preload, `if (require("node:worker_threads").isMainThread) process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(rss)}, String(process.resourceUsage().maxRSS)));\n`);
+  const preload = join(dir, "usage.cjs");
+  // Peak RSS and CPU of the whole process (every thread), written as it exits.
+  writeFileSync(preload, `if (require("node:worker_threads").isMainThread) process.on("exit", () => { const u = process.resourceUsage(); require("node:fs").writeFileSync(${JSON.stringify(usage)}, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n`);
   const env = { ...process.env, NODE_OPTIONS: `--require ${preload}` };
   delete env.NODE_EXTRA_CA_CERTS;
   const stdin = openSync(input, "r");
   const stdout = openSync(outFile, "w");
   const t = performance.now();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(b.pkg, "bin", "cli.mjs"), "check", "-", "--jobs", String(jobs), "--policy", "documents", "--now", NOW], { stdio: [stdin, stdout, "pipe"], env });
+    const child = spawn(process.execPath, [script, ...args], { stdio: [stdin, stdout, "pipe"], env });
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     child.on("close", (code) => {
       const seconds = (performance.now() - t) / 1000;
       closeSync(stdin);
       closeSync(stdout);
-      if (code > 2) return fail(new Error(`W3 ${b.name}: exit ${code}: ${err.slice(0, 400)}`));
+      if (code > 2) return fail(new Error(`W3 ${label}: exit ${code}: ${err.slice(0, 400)}`));
+      const u = JSON.parse(readFileSync(usage, "utf8"));
       const lines = readFileSync(outFile, "utf8").split("\n").filter(Boolean);
       const invalid = lines.filter((l) => JSON.parse(l).assessment?.status !== "needs_review").length;
-      done({ seconds, rss_mib: Number(readFileSync(rss, "utf8")) / 1024, lines: lines.length, invalid });
+      done({ seconds, rss_mib: u.rss / 1024, cpu_s: u.cpu / 1e6, lines: lines.length, invalid });
     });
   });
 }
+
+/** `node BUILD/bin/cli.mjs check - --jobs N` on `input`. */
+const cliStream = (b, input, jobs, dir) => timedChild(join(b.pkg, "bin", "cli.mjs"), ["check", "-", "--jobs", String(jobs), "--policy", "documents", "--now", NOW], input, dir, `${b.name} --jobs ${jobs}`);
+
+/** The same work as a plain loop in one process (bench/plain-loop.mjs). */
+const plainLoop = (b, input, dir) => timedChild(join(ROOT, "bench", "plain-loop.mjs"), [b.pkg, NOW, "documents"], input, dir, `${b.name} plain loop`);
 
 async function w3() {
   const n = QUICK ? 200 : 5000;
@@ -219,21 +233,31 @@ async function w3() {
   for (let i = 0; i < n; i++) writeSync(fd, w.vary(1_000_000 + i) + "\n");
   closeSync(fd);
   const out = { bundles: n, input_mib: (Buffer.byteLength(w.vary(0)) + 1) * n / 2 ** 20 };
-  const rounds = QUICK ? 1 : 2;
+  // Each round runs every build's --jobs 2, --jobs 1 and plain loop, the order flipping each round.
+  const rounds = QUICK ? 1 : 3;
   const runs = {};
   for (let r = 0; r < rounds; r++) {
-    for (const jobs of [2, 1]) {
-      const order = r % 2 ? [...builds].reverse() : builds;
+    const order = r % 2 ? [...builds].reverse() : builds;
+    const kinds = r % 2 ? ["loop", 1, 2] : [2, 1, "loop"];
+    for (const kind of kinds) {
       for (const b of order) {
-        const x = await cliStream(b, input, jobs, dir);
-        if (x.lines !== n || x.invalid) throw new Error(`W3 ${b.name}: ${x.lines} result lines for ${n} bundles, ${x.invalid} not needs_review`);
-        (runs[`${b.name}/${jobs}`] ??= []).push(x);
-        log(`  W3 ${b.name} --jobs ${jobs}: ${(n / x.seconds).toFixed(0)} bundles/s, ${x.rss_mib.toFixed(0)} MiB`);
+        const x = kind === "loop" ? await plainLoop(b, input, dir) : await cliStream(b, input, kind, dir);
+        if (x.lines !== n || x.invalid) throw new Error(`W3 ${b.name} ${kind}: ${x.lines} result lines for ${n} bundles, ${x.invalid} not needs_review`);
+        (runs[`${b.name}/${kind}`] ??= []).push(x);
+        log(`  W3 ${b.name} ${kind === "loop" ? "plain loop" : `--jobs ${kind}`}: ${(n / x.seconds).toFixed(0)} bundles/s, CPU ${x.cpu_s.toFixed(2)} s, ${x.rss_mib.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
       }
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  for (const [key, xs] of Object.entries(runs)) out[key] = { bundles_per_sec: median(xs.map((x) => n / x.seconds)), peak_rss_mib: Math.max(...xs.map((x) => x.rss_mib)) };
+  for (const [key, xs] of Object.entries(runs)) {
+    out[key] = { bundles_per_sec: median(xs.map((x) => n / x.seconds)), cpu_s: median(xs.map((x) => x.cpu_s)), peak_rss_mib: Math.max(...xs.map((x) => x.rss_mib)) };
+  }
+  // Paired ratios: the median of each round's ratio.
+  const paired = (a, b, f) => median(runs[a].map((x, r) => f(x) / f(runs[b][r])));
+  for (const b of builds) {
+    out[`${b.name}/speedup`] = paired(`${b.name}/1`, `${b.name}/2`, (x) => x.seconds);
+    out[`${b.name}/cpu_vs_loop`] = { 2: paired(`${b.name}/2`, `${b.name}/loop`, (x) => x.cpu_s), 1: paired(`${b.name}/1`, `${b.name}/loop`, (x) => x.cpu_s) };
+  }
   if (baseline) for (const jobs of [2, 1]) out[`vs_baseline/${jobs}`] = out[`this/${jobs}`].bundles_per_sec / out[`baseline/${jobs}`].bundles_per_sec;
   return out;
 }
@@ -355,21 +379,89 @@ function w5() {
   const wr = largeBundle(QUICK ? 2e6 : 20e6, 50, { replacement: true });
   for (const b of builds) expectHolds(b.ec.checkBundle(w.vary(0), options), `W5 ${b.name}`);
   for (const b of builds) expectHolds(b.ec.checkBundle(wr.vary(0), options), `W5 U+FFFD ${b.name}`);
+  // The same texts as UTF-8 bytes (encoded untimed): a string must cost what its bytes cost.
+  const asBytes = (vary) => (i) => Buffer.from(vary(i));
+  const check = (b) => (t) => b.ec.checkBundle(t, options);
   const runs = [
-    ...builds.map((b) => [w.vary, (t) => b.ec.checkBundle(t, options)]),
+    ...builds.map((b) => [w.vary, check(b)]),
     [w.text, (t) => createHash("sha256").update(t).digest("hex")],
-    ...builds.map((b) => [wr.vary, (t) => b.ec.checkBundle(t, options)]),
+    ...builds.map((b) => [wr.vary, check(b)]),
+    ...builds.map((b) => [asBytes(w.vary), check(b)]),
+    ...builds.map((b) => [asBytes(wr.vary), check(b)]),
   ];
   const r = interleaved(runs, { rounds: QUICK ? 3 : 9, warm: 2 });
   const floor = r.rounds[builds.length];
   const fffd = (k) => builds.length + 1 + k;
+  const bytes = (k) => 2 * builds.length + 1 + k;
+  const fffdBytes = (k) => 3 * builds.length + 1 + k;
   return {
     source_mb: w.bytes / 1e6, citations: w.citations,
     ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[k]])), node_crypto_ms: r.ms[builds.length],
     vs_node_crypto: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[k], floor)])),
     fffd_ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[fffd(k)]])),
     fffd_vs_plain: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[fffd(k)], r.rounds[k])])),
+    bytes_ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[bytes(k)]])),
+    fffd_bytes_ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[fffdBytes(k)]])),
+    string_vs_bytes: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[k], r.rounds[bytes(k)])])),
+    fffd_string_vs_bytes: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[fffd(k)], r.rounds[fffdBytes(k)])])),
     ...(baseline ? { vs_baseline: pairedRatio(r.rounds[0], r.rounds[1]) } : {}),
+  };
+}
+
+// ---- Q: making citations in a store ----------------------------------------------------
+
+/**
+ * `store.quote()` on W2's sources (every citation's quote, by its text) against two
+ * `indexOf` calls on the same normalised text (found, and found once); `store.quoteRange()`
+ * at the end of a 16 MiB text against the end of a 400 KB one (the cost of a position far
+ * into a text).
+ */
+function wq() {
+  const w = reportBundle();
+  const { scope, sources, report } = w.bundle;
+  const cites = report.claims.flatMap((c) => c.citations);
+  const storeOf = (b, specs, contents) => {
+    const store = new b.ec.EvidenceStore(specs, { now: NOW, policy: "documents" });
+    return { store, refs: contents.map(([id, text]) => [id, store.ingest(scope, id, text)]) };
+  };
+  const quoting = builds.map((b) => {
+    const { store, refs } = storeOf(b, sources.map((s) => s.spec), sources.map((s) => [s.spec.source_id, s.content]));
+    const ref = new Map(refs);
+    return (i) => { for (const c of cites) store.quote(scope, ref.get(c.ref.source_id), c.quote, `q${i}_${c.citation_id}`); };
+  });
+  const texts = new Map(sources.map((s) => [s.spec.source_id, normalize(s.content)]));
+  const indexOf = () => {
+    let found = 0;
+    for (const c of cites) {
+      const t = texts.get(c.ref.source_id);
+      const at = t.indexOf(c.quote);
+      if (at !== -1 && t.indexOf(c.quote, at + 1) === -1) found++;
+    }
+    if (found !== cites.length) throw new Error(`Q: ${cites.length - found} of W2's quotes are not found once`);
+  };
+  const id = (i) => i;
+  const q = interleaved([...quoting.map((run) => [id, run]), [id, indexOf]], { batch: QUICK ? 20 : 200, warm: QUICK ? 20 : 200 });
+  // quoteRange: a store per size, the range in the text's last line.
+  const sizes = { small: rangeText(400_000), large: rangeText(16 * 2 ** 20 - 4096) };
+  const specs = Object.keys(sizes).map((k) => ({ source_id: k, title: k, locator: `fixture:${k}`, filename: `${k}.md`, kind: "fixture" }));
+  const ranging = builds.flatMap((b) => {
+    const { store, refs } = storeOf(b, specs, Object.entries(sizes).map(([k, x]) => [k, x.text]));
+    return refs.map(([k, ref]) => {
+      const { start, end, quote } = sizes[k];
+      if (store.quoteRange(scope, ref, start, end, "r").quote !== quote) throw new Error(`Q ${b.name}: quoteRange on the ${k} text`);
+      return (i) => store.quoteRange(scope, ref, start, end, `r${i}`);
+    });
+  });
+  const r = interleaved(ranging.map((run) => [id, run]), { rounds: QUICK ? 3 : 9, batch: QUICK ? 2 : 10, warm: 2 });
+  const us = (ms) => ms * 1000;
+  return {
+    citations: cites.length,
+    quote_us: Object.fromEntries(builds.map((b, k) => [b.name, us(q.ms[k]) / cites.length])),
+    index_of_us: us(q.ms[builds.length]) / cites.length,
+    quote_vs_index_of: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(q.rounds[k], q.rounds[builds.length])])),
+    text_bytes: { small: sizes.small.bytes, large: sizes.large.bytes },
+    range_us: Object.fromEntries(builds.map((b, k) => [b.name, { small: us(r.ms[2 * k]), large: us(r.ms[2 * k + 1]) }])),
+    range_large_vs_small: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[2 * k + 1], r.rounds[2 * k])])),
   };
 }
 
@@ -379,16 +471,21 @@ const machine = { cpu: cpus()[0]?.model ?? "?", cores: cpus().length, memory_gib
 log(`bench (${QUICK ? "quick" : "full"}) on ${machine.cores} × ${machine.cpu}, node ${machine.node}; builds: ${builds.map((b) => `${b.name} ${b.pkg}`).join(", ")}`);
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const results = {};
-for (const [key, label, run] of [["w1", "the demo against the reference", w1], ["w2", "a real report", w2], ["w5", "one large source", w5], ["w3", "a JSON Lines stream through the CLI", w3], ["w4", "the page", w4]]) {
+// The load average as each workload starts and ends: other work on the machine weighs on every figure.
+const load = {};
+const workloads = [["w1", "the demo against the reference", w1], ["w2", "a real report", w2], ["q", "making citations in a store", wq], ["w5", "one large source", w5], ["w3", "a JSON Lines stream through the CLI", w3], ["w4", "the page", w4]];
+for (const [key, label, run] of workloads) {
   if (ONLY && !ONLY.includes(key)) continue;
   log(`${key.toUpperCase()} ${label}…`);
+  const start = loadavg()[0];
   results[key] = await run();
+  load[key] = [+start.toFixed(2), +loadavg()[0].toFixed(2)];
 }
 const f = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : String(x ?? "—"));
 const side = (fmt) => builds.map((b) => fmt(b.name)).join(" | ");
 const gz = (name) => Object.entries(r4.wasm[name]).map(([file, x]) => `${file} ${(x.gzip / 1000).toFixed(1)} KB`).join(" + ");
 const page = (name, k) => (typeof r4.page === "string" ? r4.page : r4.page[name]?.[k] !== undefined ? f(r4.page[name][k], 0) : `not run${r4.page[name]?.not_run ? `: ${r4.page[name].not_run}` : ""}`);
-const { w1: r1, w2: r2, w3: r3, w4: r4, w5: r5 } = results;
+const { w1: r1, w2: r2, w3: r3, w4: r4, w5: r5, q: rq } = results;
 const rows = [
   ...(r1 ? [
     ["W1 demo checkBundle, calls/s", side((n) => f(r1.per_sec[n], 0)), ""],
@@ -403,7 +500,18 @@ const rows = [
   ...(r3 ? [
     [`W3 stream of ${r3.bundles} W2 bundles (${f(r3.input_mib, 0)} MiB), --jobs 2, bundles/s`, side((n) => f(r3[`${n}/2`].bundles_per_sec, 0)), ""],
     ["W3 --jobs 1, bundles/s", side((n) => f(r3[`${n}/1`].bundles_per_sec, 0)), ""],
+    ["W3 --jobs 2 / --jobs 1, bundles/s (paired rounds)", side((n) => `${f(r3[`${n}/speedup`], 2)}×`), "≥ 1.8×"],
     ["W3 peak RSS, --jobs 2 / --jobs 1", side((n) => `${f(r3[`${n}/2`].peak_rss_mib, 0)} / ${f(r3[`${n}/1`].peak_rss_mib, 0)} MiB`), ""],
+    ["W3 CPU (user + sys), --jobs 2 / --jobs 1 / a plain loop, s", side((n) => `${f(r3[`${n}/2`].cpu_s, 2)} / ${f(r3[`${n}/1`].cpu_s, 2)} / ${f(r3[`${n}/loop`].cpu_s, 2)}`), ""],
+    ["W3 CPU of check - --jobs 2 / the plain loop", side((n) => `${f(r3[`${n}/cpu_vs_loop`][2], 2)}×`), "≤ 1.15×"],
+    ["W3 CPU of check - --jobs 1 / the plain loop", side((n) => `${f(r3[`${n}/cpu_vs_loop`][1], 2)}×`), ""],
+  ] : []),
+  ...(rq ? [
+    [`Q quote() of each of W2's ${rq.citations} quotes, µs a call`, side((n) => f(rq.quote_us[n], 1)), ""],
+    ["Q two indexOf calls on the same text, µs", side(() => f(rq.index_of_us, 1)), ""],
+    ["Q quote() / two indexOf calls", side((n) => `${f(rq.quote_vs_index_of[n], 2)}×`), "≤ 3×"],
+    ["Q quoteRange() at the end of 400 KB / of 16 MiB, µs", side((n) => `${f(rq.range_us[n].small, 0)} / ${f(rq.range_us[n].large, 0)}`), ""],
+    ["Q quoteRange() at 16 MiB / at 400 KB", side((n) => `${f(rq.range_large_vs_small[n], 2)}×`), "≤ 2×"],
   ] : []),
   ...(r4 ? [
     ["W4 page: load to the first verdict on W2 (Chromium), ms", side((n) => page(n, "verdict_ms")), ""],
@@ -417,6 +525,9 @@ const rows = [
     ["W5 checkBundle / node:crypto", side((n) => `${f(r5.vs_node_crypto[n], 2)}×`), ""],
     ["W5 with one U+FFFD in the text, ms", side((n) => f(r5.fffd_ms[n], 0)), ""],
     ["W5 with one U+FFFD / without", side((n) => `${f(r5.fffd_vs_plain[n], 2)}×`), "≤ 1.3×"],
+    ["W5 the same text as UTF-8 bytes, ms (without / with the U+FFFD)", side((n) => `${f(r5.bytes_ms[n], 0)} / ${f(r5.fffd_bytes_ms[n], 0)}`), ""],
+    ["W5 as a string / as bytes", side((n) => `${f(r5.string_vs_bytes[n], 2)}×`), "≤ 1.3×"],
+    ["W5 with one U+FFFD, as a string / as bytes", side((n) => `${f(r5.fffd_string_vs_bytes[n], 2)}×`), "≤ 1.3×"],
   ] : []),
 ];
 const ratios = [
@@ -432,8 +543,9 @@ const table = [
   ...(ratios.length ? ["", "| ratio (paired, same run) | |", "|---|---|", ...ratios.map(([a, b]) => `| ${a} | ${b} |`)] : []),
   "",
   `Machine: ${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB, node ${machine.node}, load average at start ${machine.load_average.join(" ")}${QUICK ? " (BENCH_QUICK=1)" : ""}.`,
+  `Load average (1 min) at each workload's start and end: ${Object.entries(load).map(([k, [a, b]]) => `${k.toUpperCase()} ${a} → ${b}`).join(", ")}.`,
 ].join("\n");
 console.log(table);
 mkdirSync(join(ROOT, "target"), { recursive: true });
-writeFileSync(join(ROOT, "target", "bench.json"), JSON.stringify({ quick: QUICK, machine, builds: builds.map(({ name, pkg, version }) => ({ name, pkg, version })), results, table }, null, 2) + "\n");
+writeFileSync(join(ROOT, "target", "bench.json"), JSON.stringify({ quick: QUICK, machine, load, builds: builds.map(({ name, pkg, version }) => ({ name, pkg, version })), results, table }, null, 2) + "\n");
 log("wrote target/bench.json");

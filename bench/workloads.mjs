@@ -155,3 +155,16 @@ export function largeBundle(bytes, claims, { replacement = false } = {}) {
     text: (i) => flat(`${base}<!-- run ${i} -->\r\n`),
   };
 }
+
+/**
+ * The quoteRange() workload: a text of about `bytes` UTF-8 bytes of CJK and astral
+ * characters (LF line ends, so a string index is the stored text's), and the UTF-16 range
+ * of a quote in its last line, as far into the text as it goes.
+ */
+export function rangeText(bytes) {
+  const UNIT = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\n";
+  const QUOTE = "中文资料 works offline 😀";
+  const units = Math.floor(bytes / Buffer.byteLength(UNIT));
+  const start = (units - 1) * UNIT.length + UNIT.indexOf(QUOTE);
+  return { text: UNIT.repeat(units), start, end: start + QUOTE.length, quote: QUOTE, bytes: units * Buffer.byteLength(UNIT) };
+}

@@ -45,8 +45,6 @@ const manifest = {
   bin: { "evidence-check": "./bin/cli.mjs" },
   files: ["node/", "web/", "bin/", "www/", "examples/", "docs/", "README.md", "BENCHMARKS.md", "LICENSE"],
   engines: { node: ">=20" },
-  // The CLI's batch and stream modes run bundles on a worker pool: its one dependency.
-  dependencies: { piscina: workspace.dependencies.piscina },
   // The MCP reader (evidence-check/mcp, check --mcp) needs the MCP SDK; only its users install it.
   peerDependencies: { [SDK]: workspace.devDependencies[SDK] },
   peerDependenciesMeta: { [SDK]: { optional: true } },
@@ -59,7 +57,7 @@ for (const target of ["node", "web"]) rmSync(join(pkg, target, ".gitignore"), { 
 writeFileSync(join(pkg, "web", "package.json"), JSON.stringify({ type: "module" }) + "\n");
 writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 mkdirSync(join(pkg, "bin"), { recursive: true });
-for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "mcp.mjs", "importers.mjs", "serve.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
+for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "pool.mjs", "mcp.mjs", "importers.mjs", "serve.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "BENCHMARKS.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
 // The package stands on its own: the page (`evidence-check serve`, js/serve.mjs) with the
 // Markdown library it loads (and its licence), the demo bundle of both quick starts, and

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // evidence-check command line: check a bundle, a directory of bundles or a stream of
 // them, or print a source digest.
-import { mkdirSync, readdirSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { fstatSync, mkdirSync, read, readdirSync, statSync } from "node:fs";
+import { availableParallelism, constants as osConstants } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { collect } from "./worker.mjs";
+import { OrderedPool } from "./pool.mjs";
 import {
   compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, jsonOut, langArg, loadPackage, packageVersion, parseCommandLine,
   policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
@@ -41,7 +40,8 @@ check   assesses the bundle's report against its sources and reviews, prints the
         that is not a bundle (a stray package.json) is reported and skipped.
         Exits with the worst code of all bundles (4 once one could not be read).
         Given -, reads one bundle per line from stdin and writes one JSON line per
-        bundle to stdout, in input order, on N worker threads (the same default).
+        bundle to stdout, in input order, on N worker threads (the same default);
+        SIGTERM or SIGINT stops it once the write under way is done (exit 143 or 130).
         --no-render: no artifact, each result the assessment only (status,
         claims, issues).
         --policy sets the limits and vocabularies: documents (the default, for
@@ -208,38 +208,35 @@ const CHUNK_BUNDLES = 32;
 const CHUNK_BYTES = 256 * 1024;
 
 /**
- * Runs `chunks` (an iterable or async iterable of worker tasks, see worker.mjs) on a
- * piscina pool of `jobs` threads, `shared` (what every chunk shares) their workerData, and
- * hands each chunk's result to `take`, in order. At most 4 × `jobs` chunks are in flight,
- * and `take` may return a promise (stdout's backpressure): the next chunk waits for it, so
- * memory stays flat however many come.
+ * Runs `chunks` (an iterable or async iterable of batches, see worker.mjs) on a pool of
+ * `jobs` worker threads (pool.mjs), `shared` (what every chunk shares) their workerData,
+ * and hands each chunk's result (`{parts, bundles}`) to `take`, in order. At most 4 ×
+ * `jobs` chunks are in the pool, and `take` may return a promise (stdout's backpressure):
+ * the next chunk waits for it, so memory stays flat however many come. `onPool` is told
+ * the pool (for a signal to stop it).
  */
-async function runOrdered(chunks, jobs, shared, take) {
-  const { Piscina } = await import("piscina");
-  // Two tasks per worker: the next chunk waits in the worker's queue, not for the main thread to hand it over.
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL("./worker.mjs", import.meta.url)),
-    minThreads: jobs,
-    maxThreads: jobs,
-    concurrentTasksPerWorker: 2,
-    workerData: shared,
-  });
-  const window = jobs * 4;
-  const inFlight = [];
-  // A task that failed as a whole (its worker died): every bundle of it is unusable, with that error.
-  const failed = (chunk, e) => collect(chunk.items.map((item) => ({ ...item.tag, error: errorData(e) })), shared);
-  // A stream's chunk hands its buffer of lines over to the worker (no copy).
-  const run = (chunk) => pool.run(chunk, chunk.bytes && { transferList: [chunk.bytes.buffer] }).catch((e) => failed(chunk, e));
+async function runOrdered(chunks, jobs, shared, take, onPool) {
+  const pool = new OrderedPool({ jobs, shared, take });
+  onPool?.(pool);
   try {
-    for await (const chunk of chunks) {
-      inFlight.push(run(chunk));
-      if (inFlight.length >= window) await take(await inFlight.shift());
-    }
-    while (inFlight.length) await take(await inFlight.shift());
-  } finally {
-    await pool.destroy();
+    for await (const chunk of chunks) await pool.submit(chunk);
+  } catch (e) {
+    pool.end();
+    throw e;
+  }
+  await pool.finish();
+}
+
+/** Writes a result's parts (its JSON lines as bytes) to stdout in turn; resolves once stdout has taken the last. */
+async function writeParts(parts) {
+  for (const { bytes } of parts) {
+    writing = new Promise((done) => process.stdout.write(bytes, done));
+    await writing;
   }
 }
+
+/** The write to stdout under way (a signal lets it finish, so that no line is cut). */
+let writing = Promise.resolve();
 
 /** A file's size, or 0 when it cannot be stat'ed (its worker then reports why it cannot be read). */
 function sizeOf(path) {
@@ -307,7 +304,7 @@ async function checkDirectory(opts, options, inputLimit) {
         process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${files.length}`);
       }
     }
-    return opts.json ? write(chunk.json) : undefined;
+    return writeParts(chunk.parts);
   });
   if (tty) process.stderr.write("\n");
   const checked = files.length - counts.skipped;
@@ -323,92 +320,115 @@ async function checkDirectory(opts, options, inputLimit) {
   return worst;
 }
 
+/** Stdin is read into shared buffers of this size (a longer line, into one that fits it). */
+const SLAB = 1024 * 1024;
+
 /**
- * The lines of a stream as bytes (without the line feed), in arrays: each array the lines
- * that one read of the stream completed (the stream is read only as fast as they are
- * taken, and a line is never held back waiting for the next read). A line over `limit`
- * bytes comes as an Error, its bytes skipped, not kept. The workers check the bytes as they are.
+ * A reader of stdin's bytes, `read(view, at, length)` resolving to how many it put there (0
+ * at the end), nothing decoded. A regular file (`< file`) is read by fs.read, as much as
+ * the view takes at a time; anything else (a pipe, a terminal) through process.stdin,
+ * whose reads never block a thread: a read blocked in the thread pool would keep the
+ * process from exiting on a signal or a closed stdout until more input came.
  */
-async function* streamLines(stream, limit) {
-  let parts = [];
-  let size = 0;
-  let over = false;
-  const finish = () => {
-    const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
-    const wasOver = over;
-    parts = [];
-    size = 0;
-    over = false;
-    return wasOver ? refusal("input_too_large", `the line is over the limit of ${limit} bytes; it was not read`) : bytes;
-  };
-  for await (let chunk of stream) {
-    const lines = [];
-    let at = chunk.indexOf(0x0a);
-    while (at !== -1) {
-      if (!over) parts.push(chunk.subarray(0, at));
-      size += over ? 0 : at;
-      if (size > limit) over = true;
-      lines.push(finish());
-      chunk = chunk.subarray(at + 1);
-      at = chunk.indexOf(0x0a);
-    }
-    if (!over && chunk.length) {
-      parts.push(chunk);
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        parts = [];
-        size = 0;
-      }
-    }
-    if (lines.length) yield lines;
+function stdinReader() {
+  let isFile = false;
+  try {
+    isFile = fstatSync(0).isFile();
+  } catch {}
+  if (isFile) {
+    return (view, at, length) =>
+      new Promise((done, fail) => read(0, view, at, length, null, (err, n) => (err ? fail(refusal("unreadable", `stdin cannot be read (${err.code ?? err})`)) : done(n))));
   }
-  if (size > 0 || over) yield [finish()];
+  const chunks = process.stdin[Symbol.asyncIterator]();
+  let rest;
+  return async (view, at, length) => {
+    if (!rest?.length) {
+      const next = await chunks.next();
+      if (next.done) return 0;
+      rest = next.value;
+    }
+    const n = Math.min(length, rest.length);
+    view.set(rest.subarray(0, n), at);
+    rest = rest.subarray(n);
+    return n;
+  };
 }
 
 /**
- * A stream's bundles as chunks, in input order: each read's lines shared out among the
- * `jobs` (at most CHUNK_BUNDLES lines, or CHUNK_BYTES, a chunk), their bytes copied into
- * one buffer the chunk's worker takes over, `tag` the line number; empty lines are
- * skipped here, lines of white space by the worker; a line over the limit is an item
- * with its error.
+ * A stream's bundles as batches, in input order. Stdin is read into SharedArrayBuffers
+ * (`SLAB` bytes, or larger for a longer line) that the workers read the lines from where
+ * they are: the main thread only finds the line feeds, never decodes, and copies nothing
+ * but the unfinished line at a buffer's end into the next. Each read's complete lines are
+ * shared out among the `jobs` (at most CHUNK_BUNDLES lines, or CHUNK_BYTES, a batch) at
+ * once, never held back for the next read; `tag` is the line number. Empty lines are
+ * skipped here, lines of white space by the worker; a line over `limit` bytes is an item
+ * with its error, its bytes skipped, not kept. A buffer is read into again once every
+ * batch of its lines was checked; stdin is read only as fast as the pool takes batches.
  */
-async function* lineChunks(stream, limit, jobs) {
-  let line = 0;
-  let items = [];
-  let texts = [];
-  let bytes = 0;
-  const flush = () => {
-    const buffer = new Uint8Array(bytes);
-    let at = 0;
-    for (const [item, text] of texts) {
-      buffer.set(text, at);
-      item.at = at;
-      at += text.length;
-      item.end = at;
-    }
-    const chunk = { items, bytes: buffer };
-    items = [];
-    texts = [];
-    bytes = 0;
-    return chunk;
+async function* lineBatches(readInto, limit, jobs) {
+  const free = [];
+  const slab = (size) => {
+    const sab = size <= SLAB ? (free.pop() ?? new SharedArrayBuffer(SLAB)) : new SharedArrayBuffer(size);
+    return { sab, view: new Uint8Array(sab), bytes: Buffer.from(sab), users: 1 };
   };
-  for await (const batch of streamLines(stream, limit)) {
-    const size = Math.max(1, Math.min(CHUNK_BUNDLES, Math.ceil(batch.length / jobs)));
-    for (const text of batch) {
-      line++;
-      if (text instanceof Error) items.push({ tag: { line }, error: errorData(text) });
-      else if (text.length === 0) continue;
-      else {
-        const item = { tag: { line } };
-        items.push(item);
-        texts.push([item, text]);
-        bytes += text.length;
+  // A buffer is reused once no batch and no read needs it (only those of the usual size, a few).
+  const leave = (s) => {
+    if (--s.users === 0 && s.sab.byteLength === SLAB && free.length < 4) free.push(s.sab);
+  };
+  const overLimit = (line) => ({ tag: { line }, error: errorData(refusal("input_too_large", `the line is over the limit of ${limit} bytes; it was not read`)) });
+  let s = slab(SLAB);
+  let fill = 0;
+  let start = 0; // where the line not yet ended begins
+  let skipping = false; // that line is over the limit: its bytes are dropped
+  let line = 0;
+  const batches = function* (items) {
+    const size = Math.max(1, Math.min(CHUNK_BUNDLES, Math.ceil(items.length / jobs)));
+    for (let k = 0; k < items.length; ) {
+      const batch = [];
+      let bytes = 0;
+      while (k < items.length && batch.length < size && bytes < CHUNK_BYTES) {
+        const item = items[k++];
+        batch.push(item);
+        bytes += item.error ? 0 : item.end - item.at;
       }
-      if (items.length >= size || bytes >= CHUNK_BYTES) yield flush();
+      const held = s;
+      held.users++;
+      yield { items: batch, slab: held.sab, release: () => leave(held) };
     }
-    if (items.length) yield flush();
+  };
+  for (;;) {
+    if (fill === s.view.length) {
+      // Full: the unfinished line moves to a new buffer, one that fits it if it is long.
+      const partial = skipping ? 0 : fill - start;
+      const next = slab(partial < SLAB / 2 ? SLAB : Math.min(Math.max(2 * partial, SLAB), limit + 1));
+      next.view.set(s.view.subarray(start, fill), 0);
+      leave(s);
+      s = next;
+      fill = partial;
+      start = 0;
+    }
+    const n = await readInto(s.view, fill, s.view.length - fill);
+    if (n === 0) break;
+    const items = [];
+    const region = s.bytes.subarray(0, fill + n);
+    let at = region.indexOf(0x0a, fill);
+    fill += n;
+    while (at !== -1) {
+      line++;
+      if (skipping || at - start > limit) items.push(overLimit(line));
+      else if (at > start) items.push({ tag: { line }, at: start, end: at });
+      skipping = false;
+      start = at + 1;
+      at = region.indexOf(0x0a, start);
+    }
+    if (!skipping && fill - start > limit) skipping = true;
+    if (skipping) start = fill;
+    if (items.length) yield* batches(items);
   }
+  line++;
+  if (skipping) yield* batches([overLimit(line)]);
+  else if (fill > start) yield* batches([{ tag: { line }, at: start, end: fill }]);
+  leave(s);
 }
 
 /** `check -`: one bundle per stdin line, one JSON result line per bundle on stdout, in order. */
@@ -419,14 +439,33 @@ async function checkStream(opts, options, inputLimit) {
   let worst = 0;
   let bundles = 0;
   const shared = { options, inputLimit, json: true, artifacts: false };
-  await runOrdered(lineChunks(process.stdin, inputLimit, jobs), jobs, shared, (chunk) => {
-    for (const b of chunk.bundles) worst = Math.max(worst, b.exit);
-    bundles += chunk.bundles.length;
-    return write(chunk.json);
-  });
+  // SIGTERM or SIGINT: no more checks; the write under way finishes (no line is cut), then
+  // the exit (128 + the signal's number). A second signal exits at once.
+  let stopping = false;
+  let pool;
+  const onSignal = (signal) => {
+    const code = 128 + osConstants.signals[signal];
+    if (stopping) process.exit(code);
+    stopping = true;
+    Promise.resolve(pool?.stop()).then(() => writing).then(() => process.exit(code));
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  try {
+    const take = (chunk) => {
+      for (const b of chunk.bundles) worst = Math.max(worst, b.exit);
+      bundles += chunk.bundles.length;
+      return writeParts(chunk.parts);
+    };
+    await runOrdered(lineBatches(stdinReader(), inputLimit, jobs), jobs, shared, take, (p) => (pool = p));
+  } finally {
+    if (!stopping) for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  }
   if (bundles === 0) throw refusal("no_bundles", "stdin held no bundle (one JSON bundle per line); nothing was checked");
   return worst;
 }
+
+/** The signals that stop `check -` (after the write under way). */
+const STOP_SIGNALS = ["SIGTERM", "SIGINT"];
 
 /**
  * With --mcp: the catalogue, report and reviews from the bundle (read as strictly as

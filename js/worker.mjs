@@ -1,10 +1,10 @@
-// One worker of `evidence-check check DIR` and `check -`: its own wasm instance, checking
-// a chunk of bundles (files' paths or lines' bytes) per task. It returns the chunk's JSON
-// lines already serialised, as one string, and a small summary per bundle: the main
-// thread only writes, counts and orders (a result cloned back per bundle cost as much as
-// the check). A string, not UTF-8 bytes: the bytes' buffers, outside the heap, piled up
-// between collections (check -'s peak memory grew by 23 MiB from 1,000 to 10,000 lines).
-import { workerData } from "node:worker_threads";
+// One worker of `evidence-check check DIR` and `check -` (js/pool.mjs runs them): its own
+// wasm instance, checking a task of bundles (files' paths, or lines of a shared buffer of
+// stdin's bytes) at a time. It hands the task's JSON lines back as UTF-8 bytes in an
+// ArrayBuffer it transfers (no copy, no string cloned), with a small summary per bundle:
+// the main thread only writes, counts and orders. The buffers go round: the main thread
+// gives each back with a later task once it is written, so a task seldom needs a new one.
+import { parentPort, workerData } from "node:worker_threads";
 import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, SOME_UNREADABLE_EXIT, STATUS_EXIT, withBytes } from "./load.mjs";
 
 let lib;
@@ -50,62 +50,129 @@ function notABundle(bytes) {
 }
 
 /**
+ * Whether an error is a trap of the wasm module (a `WebAssembly.RuntimeError`, or the
+ * coded `out_of_memory` the package makes of one): after it, the instance is not to be
+ * trusted, and its worker is replaced.
+ */
+export const isTrap = (err) => err instanceof WebAssembly.RuntimeError || err?.code === "out_of_memory";
+
+/** An error as a result line's data; a trap that carries no code gets `wasm_trap`. */
+function trapData(err) {
+  const data = errorData(err);
+  if (err?.code === undefined) data.code = "wasm_trap";
+  return data;
+}
+
+/**
  * One bundle's result, `tag` (its path or line number) first: the whole result, or `error`
  * ({code, message, issues}) when it could not be checked; undefined for a line of white
- * space (no bundle). The file's or line's bytes go to checkBundle as they are (a line
- * without the carriage return before its line feed), never decoded into a string here.
+ * space (no bundle). `trapped` is set when the check trapped. The file's or line's bytes
+ * go to checkBundle as they are (a line without the carriage return before its line
+ * feed), never decoded into a string here.
  */
 function checkOne(item, bytes, options, inputLimit) {
-  if (item.error) return { ...item.tag, error: item.error };
+  if (item.error) return { result: { ...item.tag, error: item.error } };
   let input;
   try {
     if (item.at === undefined) input = readInputBytes(item.path, inputLimit);
     else {
       const end = item.end > item.at && bytes[item.end - 1] === 0x0d ? item.end - 1 : item.end;
       input = bytes.subarray(item.at, end);
-      if (blankLine(input)) return undefined;
+      if (blankLine(input)) return { result: undefined };
     }
     lib ??= loadPackage();
-    return { ...item.tag, ...withBytes(lib.checkBundle, input, item.path, options) };
+    return { result: { ...item.tag, ...withBytes(lib.checkBundle, input, item.path, options) } };
   } catch (err) {
+    if (isTrap(err)) return { result: { ...item.tag, error: trapData(err) }, trapped: true };
     // A directory's stray JSON file (not a stream's line: every line is meant as a bundle).
     const stray = item.path !== undefined && input !== undefined ? notABundle(input) : undefined;
-    if (stray) return { ...item.tag, skipped: { code: "not_a_bundle", message: stray } };
-    return { ...item.tag, error: errorData(err) };
+    if (stray) return { result: { ...item.tag, skipped: { code: "not_a_bundle", message: stray } } };
+    return { result: { ...item.tag, error: errorData(err) } };
   }
 }
 
 /**
- * A chunk's results as the main thread takes them: `json`, their JSON lines (with `json`
- * set; else ""), and per bundle `{exit, status, error?: {code, message}, skipped?, artifact?}`
- * (`status` "unusable" for an error, exit 4; "skipped" for a file that is not a bundle,
- * exit 0; the artifact's content only with `artifacts` set).
+ * What the main thread takes of one bundle's result: `{exit, status, error?: {code,
+ * message}, skipped?, artifact?}` (`status` "unusable" for an error, exit 4; "skipped" for
+ * a file that is not a bundle, exit 0; the artifact's content only with `artifacts` set).
  */
-export function collect(results, { json, artifacts }) {
-  let lines = "";
-  const bundles = results.map((r) => {
-    if (json) lines += jsonOut(r, 0);
-    if (r.skipped) return { exit: 0, status: "skipped", skipped: r.skipped };
-    if (r.error) return { exit: SOME_UNREADABLE_EXIT, status: "unusable", error: { code: r.error.code, message: r.error.message } };
-    const b = { exit: STATUS_EXIT[r.assessment.status], status: r.assessment.status };
-    if (artifacts && r.artifact) b.artifact = r.artifact.content;
-    return b;
-  });
-  return { json: lines, bundles };
+export function summary(r, artifacts) {
+  if (r.skipped) return { exit: 0, status: "skipped", skipped: r.skipped };
+  if (r.error) return { exit: SOME_UNREADABLE_EXIT, status: "unusable", error: { code: r.error.code, message: r.error.message } };
+  const b = { exit: STATUS_EXIT[r.assessment.status], status: r.assessment.status };
+  if (artifacts && r.artifact) b.artifact = r.artifact.content;
+  return b;
 }
 
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes appended to an ArrayBuffer (a spare one handed back, or a new one), grown as needed. */
+class Bytes {
+  constructor(buffer) {
+    this.buffer = buffer ?? new ArrayBuffer(64 * 1024);
+    this.view = new Uint8Array(this.buffer);
+    this.length = 0;
+  }
+
+  append(text) {
+    let { read, written } = encoder.encodeInto(text, this.view.subarray(this.length));
+    this.length += written;
+    while (read < text.length) {
+      const rest = text.slice(read);
+      const next = new ArrayBuffer(Math.max(this.buffer.byteLength * 2, this.length + rest.length * 3));
+      new Uint8Array(next).set(this.view.subarray(0, this.length));
+      this.buffer = next;
+      this.view = new Uint8Array(next);
+      ({ read, written } = encoder.encodeInto(rest, this.view.subarray(this.length)));
+      this.length += written;
+      text = rest;
+    }
+  }
+}
+
+/** Result buffers handed back by the main thread, for the next tasks' lines. */
+const spares = [];
+
 /**
- * Checks a chunk: `items` in order, each `{tag, path}` (a file to read), `{tag, at, end}`
- * (a line, `bytes` from `at` to `end`) or `{tag, error}` (a line already found unusable).
- * What every chunk shares comes once, as the pool's workerData: `{options, inputLimit,
- * json, artifacts}`.
+ * Checks a task: `items` in order, each `{tag, path}` (a file to read), `{tag, at, end}`
+ * (a line: the bytes of `slab`, a SharedArrayBuffer, from `at` to `end`) or `{tag, error}`
+ * (a line already found unusable). What every task shares comes once, as workerData:
+ * `{options, inputLimit, json, artifacts}`. The reply: `{id, done, out, length, bundles,
+ * retire}`: `done` items were checked (all of them, unless one trapped: then it is the
+ * last, and `retire` says this worker is done for), their JSON lines the first `length`
+ * bytes of `out` (with `json` set), and a summary per bundle.
  */
-export default function checkChunk({ items, bytes }) {
-  const { options, inputLimit } = workerData;
-  const results = [];
+export function runTask({ id, items, slab, spare }, shared = workerData) {
+  if (spare && spares.length < 2) spares.push(spare);
+  const { options, inputLimit, json, artifacts } = shared;
+  const bytes = slab && new Uint8Array(slab);
+  const out = json ? new Bytes(spares.pop()) : undefined;
+  const bundles = [];
+  let done = 0;
+  let retire = false;
   for (const item of items) {
-    const r = checkOne(item, bytes, options, inputLimit);
-    if (r !== undefined) results.push(r);
+    const { result, trapped } = checkOne(item, bytes, options, inputLimit);
+    done++;
+    if (result !== undefined) {
+      out?.append(jsonOut(result, 0));
+      bundles.push(summary(result, artifacts));
+    }
+    if (trapped) {
+      retire = true;
+      break;
+    }
   }
-  return collect(results, workerData);
+  return { id, done, out: out?.buffer, length: out?.length ?? 0, bundles, retire };
+}
+
+// A worker of the pool (js/pool.mjs) takes its tasks from its port, one after another; once
+// a check trapped it replies no more (the pool ends it, and hands what it held to another).
+if (workerData?.evidenceCheckPool && parentPort) {
+  let retired = false;
+  parentPort.on("message", (task) => {
+    if (retired) return;
+    const reply = runTask(task);
+    retired = reply.retire;
+    parentPort.postMessage(reply, reply.out ? [reply.out] : []);
+  });
 }

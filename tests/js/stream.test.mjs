@@ -111,8 +111,7 @@ test("10,000 JSON Lines through check -: every result, in order, in flat memory"
     rss[n] = await streamRun(file, n);
   }
   // 10,000 lines are 27 MB in and 60 MB out; held in memory, the heap limit is hit at once.
-  // Flat memory grows by 1 to 7 MiB here; results sent back as UTF-8 bytes (buffers outside
-  // the heap, freed only at collections) grew it by 23 MiB.
+  // Flat memory grows by a few MiB here.
   const growth = (rss[10000] - rss[1000]) / 1024;
   assert.ok(growth < 16, `peak RSS grew by ${growth.toFixed(1)} MiB from 1,000 to 10,000 lines (${rss[1000]} → ${rss[10000]} KiB)`);
 });

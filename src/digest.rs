@@ -302,8 +302,12 @@ pub(crate) fn write_object(out: &mut String, fields: &[(&str, &dyn WriteCanonica
 }
 
 /// Decimal digits of an unsigned integer, as `serde_json` writes a number.
-pub(crate) fn write_u64(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    out.push_str(u64_digits(n, &mut [0u8; 20]));
+}
+
+/// The decimal digits of `n`, written at the end of `digits`.
+pub(crate) fn u64_digits(mut n: u64, digits: &mut [u8; 20]) -> &str {
     let mut at = digits.len();
     loop {
         at -= 1;
@@ -316,7 +320,7 @@ pub(crate) fn write_u64(out: &mut String, mut n: u64) {
         }
     }
     // ASCII digits only.
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0"));
+    std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0")
 }
 
 impl WriteCanonical for crate::contract::SourceRef {

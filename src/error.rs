@@ -430,6 +430,11 @@ impl Detail {
         Detail { size: Some(size), limit: Some(limit), unit: Some(unit), policy_field: Some(policy_field), ..Detail::default() }
     }
 
+    /// An allocation of `bytes` bytes that failed (`out_of_memory`): a size with no limit.
+    pub fn allocation(bytes: usize) -> Detail {
+        Detail { size: Some(bytes), unit: Some("bytes"), ..Detail::default() }
+    }
+
     /// This detail naming a source.
     pub fn source(mut self, source_id: &str) -> Detail {
         self.source_id = Some(source_id.to_owned());
@@ -452,6 +457,9 @@ impl Detail {
         if let (Some(size), Some(limit)) = (self.size, self.limit) {
             let unit = self.unit.unwrap_or("");
             parts.push(if zh { format!("{size} {unit},上限 {limit} {unit}") } else { format!("{size} {unit}, over the limit of {limit} {unit}") });
+        } else if let Some(size) = self.size {
+            let unit = self.unit.unwrap_or("");
+            parts.push(if zh { format!("无法分配 {size} {unit}") } else { format!("{size} {unit} could not be allocated") });
         }
         if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
             parts.push(if zh { format!("引用版本 {c},当前版本 {n}") } else { format!("cited revision {c}, current revision {n}") });

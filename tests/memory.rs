@@ -131,3 +131,15 @@ fn an_artifact_under_its_limit_is_unchanged_by_the_cap() {
     assert_eq!(f.detail.as_deref().unwrap().size, Some(whole.len()));
 }
 
+#[test]
+fn line_numbers_of_a_text_of_line_feeds_need_a_fraction_of_its_size() {
+    // The artifact's line numbers: an index of every line feed would be four or eight
+    // bytes per byte of such a text.
+    for n in [1 << 20, 2 << 20] {
+        let text = "\n".repeat(n);
+        let index = evidence_check::citation::TextIndex::new(&text);
+        let (line, peak) = peak_of(|| index.line_of(&text, n - 1));
+        assert_eq!(line, n);
+        assert!(peak <= n / 64, "{peak} bytes to number the lines of {n} line feeds");
+    }
+}

@@ -10,11 +10,29 @@ use crate::contract::Report;
 
 /// Replaces CRLF and lone CR by LF; no other rewriting. Borrows when there is no CR.
 pub fn normalize_newlines(text: &str) -> Cow<'_, str> {
-    let bytes = text.as_bytes();
-    let Some(first) = memchr::memchr(b'\r', bytes) else {
+    let Some(first) = memchr::memchr(b'\r', text.as_bytes()) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len());
+    push_normalized(&mut out, text, first);
+    Cow::Owned(out)
+}
+
+/// [`normalize_newlines`] whose copy (a text with a CR) is allocated fallibly: `Err` gives
+/// the bytes that could not be allocated.
+pub fn try_normalize_newlines(text: &str) -> Result<Cow<'_, str>, usize> {
+    let Some(first) = memchr::memchr(b'\r', text.as_bytes()) else {
+        return Ok(Cow::Borrowed(text));
+    };
+    let mut out = String::new();
+    out.try_reserve_exact(text.len()).map_err(|_| text.len())?;
+    push_normalized(&mut out, text, first);
+    Ok(Cow::Owned(out))
+}
+
+/// Appends `text` with CRLF and lone CR as LF; `first` is the offset of its first CR.
+fn push_normalized(out: &mut String, text: &str, first: usize) {
+    let bytes = text.as_bytes();
     let mut read = 0;
     let mut cr = Some(first);
     while let Some(at) = cr {
@@ -28,7 +46,6 @@ pub fn normalize_newlines(text: &str) -> Cow<'_, str> {
         cr = memchr::memchr(b'\r', bytes.get(read..).unwrap_or_default()).map(|i| read + i);
     }
     out.push_str(text.get(read..).unwrap_or(""));
-    Cow::Owned(out)
 }
 
 /// Normalises an owned text in place (CRLF and lone CR become LF), as

@@ -143,3 +143,49 @@ fn line_numbers_of_a_text_of_line_feeds_need_a_fraction_of_its_size() {
         assert!(peak <= n / 64, "{peak} bytes to number the lines of {n} line feeds");
     }
 }
+
+// ---- capacity: a store holds at most `max_store_bytes` of text --------------------------
+
+#[test]
+fn a_store_refuses_text_past_its_capacity_before_copying_it() {
+    let specs: Vec<SourceSpec> = ["a", "b", "c"]
+        .iter()
+        .map(|id| SourceSpec::from_value(&json!({"source_id": id, "title": id, "locator": id, "filename": format!("{id}.md"), "kind": "public"})).unwrap())
+        .collect();
+    let policy = Policy { max_store_bytes: 10_000, ..Policy::documents() };
+    let mut store = EvidenceStore::with_policy(specs, policy, Clock::fixed(NOW_TEXT).unwrap()).unwrap();
+    let (t, u) = (scope(), Scope { tenant_id: "t".into(), user_id: "other".into() });
+    store.ingest(&t, "a", &"x".repeat(4000)).unwrap();
+    // Every scope counts: another user's copy of the same source is held too.
+    store.ingest(&u, "a", &"y".repeat(4000)).unwrap();
+    let text = "z".repeat(3000);
+    let (e, peak) = peak_of(|| store.ingest(&t, "b", &text).unwrap_err());
+    assert_eq!(e.code(), "over_capacity");
+    let d = e.detail().unwrap();
+    assert_eq!((d.size, d.limit, d.unit, d.policy_field, d.source_id.as_deref()), (Some(11_000), Some(10_000), Some("bytes"), Some("max_store_bytes"), Some("b")));
+    assert!(e.message_in(Lang::En).contains("11000 bytes, over the limit of 10000 bytes"), "{}", e.message_in(Lang::En));
+    assert!(peak < 3000, "{peak} bytes allocated for a refused text of 3,000");
+    // A replacement is counted beside the text it replaces, then only itself.
+    assert_eq!(store.ingest(&t, "a", &"w".repeat(2001)).unwrap_err().code(), "over_capacity");
+    store.ingest(&t, "a", &"w".repeat(2000)).unwrap();
+    store.ingest(&t, "b", &"z".repeat(3000)).unwrap();
+    // A removed snapshot frees its room.
+    store.remove(&u, "a").unwrap();
+    store.ingest(&t, "c", &"v".repeat(4000)).unwrap();
+    // A bundle's sources share one store: the one that does not fit is named by its path.
+    let sources: Vec<_> = (0..3).map(|i| json!({"spec": {"source_id": format!("s{i}"), "title": "T", "locator": "L", "filename": format!("s{i}.md"), "kind": "public"}, "content": "q".repeat(4000)})).collect();
+    let bundle = evidence_check::bundle::Bundle::from_value(&json!({"scope": t, "sources": sources, "report": {"title": "T", "claims": [{"claim_id": "k", "text": "claim", "kind": "inference", "rationale": "because", "citations": []}]}})).unwrap();
+    let options = evidence_check::bundle::BundleOptions { policy: Policy { max_store_bytes: 10_000, ..Policy::documents() }, ..evidence_check::bundle::BundleOptions::new(Clock::fixed(NOW_TEXT).unwrap()) };
+    let e = evidence_check::bundle::check_bundle(&bundle, &options).unwrap_err();
+    assert_eq!((e.code(), e.message().ends_with("(/sources/2)")), ("over_capacity", true), "{}", e.message());
+}
+
+#[test]
+fn the_presets_hold_at_most_a_quarter_of_wasm32_memory() {
+    const GIB: usize = 1 << 30;
+    for p in [Policy::reference(), Policy::documents()] {
+        assert!(p.max_store_bytes <= GIB, "{}", p.max_store_bytes);
+        // What one call reads at once also fits beside a full store.
+        assert!(p.max_input_bytes.max(p.max_source_bytes) <= p.max_store_bytes / 4);
+    }
+}

@@ -364,6 +364,8 @@ coded_enum! {
         StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
         /// A `ReportHandle`, `Reviews` or `DocumentCatalog` handle was freed with `free()`; it cannot be used any more.
         HandleFreed => ("handle_freed", "句柄(ReportHandle、Reviews 或 DocumentCatalog)已释放(free),不能再使用。", "The handle (a ReportHandle, Reviews or DocumentCatalog) was freed; it cannot be used any more."),
+        /// WebAssembly memory ran out: an argument's copy could not be allocated, or a call trapped.
+        OutOfMemory => ("out_of_memory", "WebAssembly 内存不足,调用未完成。", "WebAssembly memory ran out; the call did not complete."),
     }
 }
 
@@ -507,6 +509,11 @@ impl BindingError {
     /// `invalid_argument` naming the argument.
     pub fn argument(detail: impl Into<String>) -> BindingError {
         BindingError { kind: BindingErrorKind::InvalidArgument, detail: Some(detail.into()) }
+    }
+    /// `out_of_memory`: the `bytes` that copying the argument `name` needed could not be allocated.
+    pub fn out_of_memory(name: &str, bytes: usize) -> BindingError {
+        let message = format!("out of memory: the {bytes} bytes to copy {name} into WebAssembly memory could not be allocated");
+        BindingError { kind: BindingErrorKind::OutOfMemory, detail: Some(message) }
     }
     /// `invalid_unicode` naming the argument.
     pub fn unicode(detail: impl Into<String>) -> BindingError {

@@ -88,14 +88,25 @@ impl EvidenceStore {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
-        if let Some(s) = content.dyn_ref::<JsString>() {
+        let Some(s) = content.dyn_ref::<JsString>() else { return Err(argument_error("content must be a string")) };
+        // The most bytes the store takes now; a longer text is refused in the core's order
+        // (unknown source, blank, too large, over capacity) by its size, measured as it is
+        // copied and never copied past this.
+        let most = {
             let core = self.core()?;
-            let units = s.length() as usize;
-            if units > core.options().max_source_bytes {
-                core.admit(&source_id, || js_blank(s), units).in_lang(lang)?;
+            core.options().max_source_bytes.min(core.room())
+        };
+        let refuse = |bytes: usize| -> JsValue {
+            match self.core().map(|core| core.admit(&source_id, || js_blank(s), bytes)) {
+                Ok(Err(e)) => InLang(e, lang).into(),
+                Ok(Ok(_)) => argument_error("content could not be copied"),
+                Err(e) => e,
             }
+        };
+        if s.length() as usize > most {
+            return Err(refuse(s.length() as usize));
         }
-        let content = text_arg(&content, "content")?;
+        let content = sized_text(s, "content", most).map_err(|e| e.map_or_else(|e| e, refuse))?;
         let r = self.core()?.ingest_text(&scope, &source_id, std::borrow::Cow::Owned(content)).in_lang(lang)?;
         to_js(&r)
     }

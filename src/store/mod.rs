@@ -208,6 +208,11 @@ impl EvidenceStore {
         Ok(Arc::clone(spec))
     }
 
+    /// How many more bytes of text the store can hold (`max_store_bytes`).
+    pub fn room(&self) -> usize {
+        self.policy.max_store_bytes.saturating_sub(self.held)
+    }
+
     /// Stores `content` (CRLF and CR become LF) as the current snapshot. Identical
     /// content returns the current ref unchanged, with its first `fetched_at`; anything
     /// else gets the next revision. The text is copied once, only when it is stored.

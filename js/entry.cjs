@@ -6,7 +6,7 @@
 // import sees every name (`module.exports = require(…)` and `module.exports.name = …`).
 "use strict";
 const classes = require("./errors.js");
-const { guardStore } = require("./guard.js");
+const { guardStore, guardTraps } = require("./guard.js");
 module.exports = require("./evidence_check.js");
 const raw = module.exports;
 raw.__registerErrorClasses(classes.EvidenceCheckError, classes.ContractError, classes.EvidenceError);
@@ -30,6 +30,10 @@ raw.__registerHostHasher((bytes) => {
   return sha256(bytes);
 });
 delete raw.__registerHostHasher;
+// Every function and class guarded against a trap (js/entry-guard.mjs), its internals
+// removed.
+Object.assign(module.exports, guardTraps(raw, classes));
+for (const internal of ["__stackPointer", "__afterTrap", "__trapCause"]) delete raw[internal];
 module.exports.EvidenceCheckError = classes.EvidenceCheckError;
 module.exports.ContractError = classes.ContractError;
 module.exports.EvidenceError = classes.EvidenceError;

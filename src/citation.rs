@@ -7,15 +7,21 @@
 /// at most this many characters; building the index stops at one word in ~40.
 const STRIDE: usize = 256;
 
+/// The bytes of text per line-count checkpoint.
+pub const LINE_BLOCK: usize = 1024;
+
 /// Code-point positions of one text: checkpoints every 256 code points, and (made on
-/// the first line lookup, for the artifact) the code-point offset of every line feed.
+/// the first line lookup, for the artifact) how many line feeds precede each block of
+/// [`LINE_BLOCK`] bytes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextIndex {
     chars: usize,
     ascii: bool,
     /// Byte offset of code point `k * STRIDE`; empty for ASCII text.
     checkpoints: Vec<usize>,
-    /// Code-point offsets of `\n`, ascending.
+    /// The line feeds before byte `k * LINE_BLOCK`, for every block: a line number is
+    /// one of these plus a count within one block (a fraction of the text's size, where
+    /// an offset per line feed would be four or eight times a text of line feeds).
     newlines: std::sync::OnceLock<Vec<usize>>,
     /// UTF-16 offset of each checkpoint, made on the first conversion from UTF-16.
     utf16: std::sync::OnceLock<Vec<usize>>,
@@ -160,17 +166,24 @@ impl TextIndex {
     /// 1-based line of code point `cp` of `text` (the indexed text): one more than the
     /// line feeds before it.
     pub fn line_of(&self, text: &str, cp: usize) -> usize {
-        let newlines = self.newlines.get_or_init(|| {
-            let mut at = (0, 0); // (byte, code point) of the last line feed seen
-            text.match_indices('\n')
-                .map(|(b, _)| {
-                    let cp = if self.ascii { b } else { at.1 + text.get(at.0..b).map_or(0, |s| s.chars().count()) };
-                    at = (b, cp);
-                    cp
+        let bytes = text.as_bytes();
+        let line_feeds = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
+        let blocks = self.newlines.get_or_init(|| {
+            let mut before = 0;
+            bytes
+                .chunks(LINE_BLOCK)
+                .map(|block| {
+                    let at = before;
+                    before += line_feeds(block);
+                    at
                 })
                 .collect()
         });
-        newlines.partition_point(|n| *n < cp) + 1
+        let byte = self.byte_of(text, cp).unwrap_or(text.len());
+        // The end of a text whose length is a whole number of blocks is in its last block.
+        let block = (byte / LINE_BLOCK).min(blocks.len().saturating_sub(1));
+        let before = blocks.get(block).copied().unwrap_or(0);
+        before + line_feeds(bytes.get(block * LINE_BLOCK..byte).unwrap_or_default()) + 1
     }
 }
 

@@ -10,11 +10,29 @@ use crate::contract::Report;
 
 /// Replaces CRLF and lone CR by LF; no other rewriting. Borrows when there is no CR.
 pub fn normalize_newlines(text: &str) -> Cow<'_, str> {
-    let bytes = text.as_bytes();
-    let Some(first) = memchr::memchr(b'\r', bytes) else {
+    let Some(first) = memchr::memchr(b'\r', text.as_bytes()) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len());
+    push_normalized(&mut out, text, first);
+    Cow::Owned(out)
+}
+
+/// [`normalize_newlines`] whose copy (a text with a CR) is allocated fallibly: `Err` gives
+/// the bytes that could not be allocated.
+pub fn try_normalize_newlines(text: &str) -> Result<Cow<'_, str>, usize> {
+    let Some(first) = memchr::memchr(b'\r', text.as_bytes()) else {
+        return Ok(Cow::Borrowed(text));
+    };
+    let mut out = String::new();
+    out.try_reserve_exact(text.len()).map_err(|_| text.len())?;
+    push_normalized(&mut out, text, first);
+    Ok(Cow::Owned(out))
+}
+
+/// Appends `text` with CRLF and lone CR as LF; `first` is the offset of its first CR.
+fn push_normalized(out: &mut String, text: &str, first: usize) {
+    let bytes = text.as_bytes();
     let mut read = 0;
     let mut cr = Some(first);
     while let Some(at) = cr {
@@ -28,7 +46,6 @@ pub fn normalize_newlines(text: &str) -> Cow<'_, str> {
         cr = memchr::memchr(b'\r', bytes.get(read..).unwrap_or_default()).map(|i| read + i);
     }
     out.push_str(text.get(read..).unwrap_or(""));
-    Cow::Owned(out)
 }
 
 /// Normalises an owned text in place (CRLF and lone CR become LF), as
@@ -302,8 +319,12 @@ pub(crate) fn write_object(out: &mut String, fields: &[(&str, &dyn WriteCanonica
 }
 
 /// Decimal digits of an unsigned integer, as `serde_json` writes a number.
-pub(crate) fn write_u64(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    out.push_str(u64_digits(n, &mut [0u8; 20]));
+}
+
+/// The decimal digits of `n`, written at the end of `digits`.
+pub(crate) fn u64_digits(mut n: u64, digits: &mut [u8; 20]) -> &str {
     let mut at = digits.len();
     loop {
         at -= 1;
@@ -316,7 +337,7 @@ pub(crate) fn write_u64(out: &mut String, mut n: u64) {
         }
     }
     // ASCII digits only.
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0"));
+    std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0")
 }
 
 impl WriteCanonical for crate::contract::SourceRef {

@@ -563,6 +563,8 @@ coded_enum! {
         StoreFreed => ("store_freed", "证据存储已释放(free),不能再使用。", "The evidence store was freed; it cannot be used any more."),
         /// A `ReportHandle`, `Reviews` or `DocumentCatalog` handle was freed with `free()`; it cannot be used any more.
         HandleFreed => ("handle_freed", "句柄(ReportHandle、Reviews 或 DocumentCatalog)已释放(free),不能再使用。", "The handle (a ReportHandle, Reviews or DocumentCatalog) was freed; it cannot be used any more."),
+        /// WebAssembly memory ran out: an argument's copy could not be allocated, or a call trapped.
+        OutOfMemory => ("out_of_memory", "WebAssembly 内存不足,调用未完成。", "WebAssembly memory ran out; the call did not complete."),
     }
 }
 
@@ -632,6 +634,11 @@ impl Detail {
         Detail { size: Some(size), limit: Some(limit), unit: Some(unit), policy_field: Some(policy_field), ..Detail::default() }
     }
 
+    /// An allocation of `bytes` bytes that failed (`out_of_memory`): a size with no limit.
+    pub fn allocation(bytes: usize) -> Detail {
+        Detail { size: Some(bytes), unit: Some("bytes"), ..Detail::default() }
+    }
+
     /// This detail naming a source.
     pub fn source(mut self, source_id: &str) -> Detail {
         self.source_id = Some(source_id.to_owned());
@@ -654,6 +661,9 @@ impl Detail {
         if let (Some(size), Some(limit)) = (self.size, self.limit) {
             let unit = unit_in(self.unit.unwrap_or(""), lang);
             parts.push(if zh { format!("{size} {unit},上限 {limit} {unit}") } else { format!("{size} {unit}, over the limit of {limit} {unit}") });
+        } else if let Some(size) = self.size {
+            let unit = self.unit.unwrap_or("");
+            parts.push(if zh { format!("无法分配 {size} {unit}") } else { format!("{size} {unit} could not be allocated") });
         }
         if let (Some(c), Some(n)) = (self.cited_revision, self.current_revision) {
             parts.push(if zh { format!("引用版本 {c},当前版本 {n}") } else { format!("cited revision {c}, current revision {n}") });
@@ -701,6 +711,11 @@ impl BindingError {
     /// `invalid_argument` naming the argument.
     pub fn argument(detail: impl Into<String>) -> BindingError {
         BindingError { kind: BindingErrorKind::InvalidArgument, detail: Some(detail.into()) }
+    }
+    /// `out_of_memory`: the `bytes` that copying the argument `name` needed could not be allocated.
+    pub fn out_of_memory(name: &str, bytes: usize) -> BindingError {
+        let message = format!("out of memory: the {bytes} bytes to copy {name} into WebAssembly memory could not be allocated");
+        BindingError { kind: BindingErrorKind::OutOfMemory, detail: Some(message) }
     }
     /// `invalid_unicode` naming the argument.
     pub fn unicode(detail: impl Into<String>) -> BindingError {

@@ -89,6 +89,9 @@ pub struct Policy {
     pub max_artifact_bytes: usize,
     /// Bytes of a JSON input, checked before parsing.
     pub max_input_bytes: usize,
+    /// Bytes of text one store holds at once (every scope's current snapshots, and so a
+    /// bundle's sources, together): keeps a store well inside wasm32's 4 GiB.
+    pub max_store_bytes: usize,
     /// The allowed `kind` values of a source spec.
     pub kinds: KindRule,
     /// The rule of a source spec's `filename`.
@@ -141,6 +144,7 @@ impl Policy {
             max_artifact_chars: 8000,
             max_artifact_bytes: 24_000,
             max_input_bytes: crate::json::DEFAULT_MAX_INPUT_BYTES,
+            max_store_bytes: 256 * MIB,
             kinds: KindRule::List(vec!["fixture".into(), "public".into()]),
             filename: FilenameRule::Markdown,
             identifier: IdRule::Reference,
@@ -171,6 +175,9 @@ impl Policy {
             // 256 sources of 16 MiB do not fit one input; a bundle of that size is a
             // deployment's choice (raise it in a policy file).
             max_input_bytes: 64 * MIB,
+            // 256 sources of 16 MiB would be all of wasm32's memory: a store holds at most
+            // a quarter of it.
+            max_store_bytes: 1024 * MIB,
             kinds: KindRule::Any(AnyIdentifier::AnyIdentifier),
             filename: FilenameRule::RelativePath,
             identifier: IdRule::Reference,

@@ -49,12 +49,34 @@ impl Escaping {
     }
 
     /// Appends `text`, escaped for the artifact, to `out`.
-    pub fn write(self, out: &mut String, text: &str) {
+    pub fn write(self, out: &mut impl Sink, text: &str) {
         match self {
             Escaping::Hardened => write_hardened(out, text),
             Escaping::Reference => collapse_and_escape(out, text, literal_plain, literal_char),
         }
     }
+}
+
+/// Where escaped text is written: a `String`, or the artifact's bounded buffer.
+pub trait Sink {
+    fn push(&mut self, c: char);
+    fn push_str(&mut self, s: &str);
+}
+
+impl Sink for String {
+    #[inline]
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+}
+
+/// Appends `c` as `⟦U+XXXX⟧`.
+fn push_shown<O: Sink>(out: &mut O, c: char) {
+    crate::visible::shown(c).for_each(|c| out.push(c));
 }
 
 /// True for characters that render invisibly or reorder text, whatever precedes them
@@ -66,7 +88,7 @@ pub fn is_invisible(c: char) -> bool {
 /// Collapses whitespace as Python's `" ".join(text.split())` and appends each word to
 /// `out`: runs of characters that `plain` keeps as they are copied whole, every other
 /// character written by `escape`, which also gets the character before it in the word.
-fn collapse_and_escape(out: &mut String, text: &str, plain: impl Fn(char) -> bool, escape: impl Fn(&mut String, Option<char>, char)) {
+fn collapse_and_escape<O: Sink>(out: &mut O, text: &str, plain: impl Fn(char) -> bool, escape: impl Fn(&mut O, Option<char>, char)) {
     let mut wrote = false;
     let mut space = false;
     let mut prev = None;
@@ -108,7 +130,7 @@ pub fn hardened(text: &str) -> String {
 /// Appends `text` in the hardened escaping: whitespace collapsed as the reference does,
 /// then each word either in a code span (when GitHub could make a link, a mention or a
 /// reference of it, see [`github_could_link`]) or backslash-escaped.
-fn write_hardened(out: &mut String, text: &str) {
+fn write_hardened<O: Sink>(out: &mut O, text: &str) {
     let mut first = true;
     for word in text.split(is_python_space).filter(|w| !w.is_empty()) {
         if !first {
@@ -167,14 +189,14 @@ fn github_could_link(word: &str) -> bool {
 /// backticks in it, a space inside each fence when the word starts or ends with a
 /// backtick (CommonMark strips one from each end), and every shown character as
 /// `⟦U+XXXX⟧`. Nothing inside is escaped: a code span shows its text as it is.
-fn write_code_span(out: &mut String, word: &str) {
+fn write_code_span<O: Sink>(out: &mut O, word: &str) {
     let (mut longest, mut run) = (0, 0);
     for c in word.chars() {
         run = if c == '`' { run + 1 } else { 0 };
         longest = longest.max(run);
     }
     let pad = word.starts_with('`') || word.ends_with('`');
-    let fence = |out: &mut String| (0..=longest).for_each(|_| out.push('`'));
+    let fence = |out: &mut O| (0..=longest).for_each(|_| out.push('`'));
     fence(out);
     if pad {
         out.push(' ');
@@ -182,7 +204,7 @@ fn write_code_span(out: &mut String, word: &str) {
     let mut prev = None;
     for c in word.chars() {
         if crate::visible::is_shown(prev, c) {
-            crate::visible::push_shown(out, c);
+            push_shown(out, c);
         } else {
             out.push(c);
         }
@@ -204,12 +226,12 @@ fn hardened_plain(ch: char) -> bool {
 
 /// One character of the hardened escaping outside a code span that is not
 /// [`hardened_plain`] nor a space.
-fn hardened_char(out: &mut String, prev: Option<char>, ch: char) {
+fn hardened_char<O: Sink>(out: &mut O, prev: Option<char>, ch: char) {
     if ch.is_ascii_punctuation() {
         out.push('\\');
         out.push(ch);
     } else if crate::visible::is_shown(prev, ch) {
-        crate::visible::push_shown(out, ch);
+        push_shown(out, ch);
     } else {
         out.push(ch);
     }
@@ -239,7 +261,7 @@ fn literal_plain(ch: char) -> bool {
 }
 
 /// One character [`literal`] escapes.
-fn literal_char(out: &mut String, _: Option<char>, ch: char) {
+fn literal_char<O: Sink>(out: &mut O, _: Option<char>, ch: char) {
     match ch {
         '&' => out.push_str("&amp;"),
         '<' => out.push_str("&lt;"),
@@ -445,9 +467,14 @@ pub fn render_checked_detailed(
 
     // Each line is written with the line feed that ends it (an empty line is "\n"); the
     // reference joins its lines with "\n", so the last line feed is dropped at the end.
-    let mut out = String::with_capacity(artifact_size_hint(report, checked));
+    // Written into a buffer that stops at the policy's limit (plus the last line feed,
+    // dropped at the end): an oversize artifact is never built whole.
+    let p = &checked.policy;
+    let bytes_bind = p.max_artifact_bytes <= p.max_artifact_chars.saturating_mul(4);
+    let room = p.max_artifact_bytes.min(p.max_artifact_chars.saturating_mul(4)).saturating_add(1);
+    let mut out = Capped::new(room, artifact_size_hint(report, checked));
     let o = &mut out;
-    let lit = |o: &mut String, text: &str| escaping.write(o, text);
+    let lit = |o: &mut Capped, text: &str| escaping.write(o, text);
     push_all(o, &["# "]);
     lit(o, &report.title);
     push_all(o, &["\n\n", t.candidate, "\n\n", t.status, a.status.as_str(), t.exported, &clock.now(), "\n\n"]);
@@ -457,6 +484,9 @@ pub fn render_checked_detailed(
     }
     push_all(o, &[t.claims, "\n\n"]);
     for claim in &report.claims {
+        if o.stop.is_some() {
+            break;
+        }
         let state = label(a.state(&claim.claim_id).unwrap_or(ClaimState::Invalid));
         let kind = match claim.kind {
             ClaimKind::Fact => t.fact,
@@ -524,6 +554,9 @@ pub fn render_checked_detailed(
     }
     push_all(o, &[t.passages, "\n\n"]);
     for (i, (citation, snapshot)) in checked.citations.iter().enumerate() {
+        if o.stop.is_some() {
+            break;
+        }
         let n = (i + 1) as u64;
         let start = usize::try_from(citation.start).unwrap_or(usize::MAX);
         let end = usize::try_from(citation.end).unwrap_or(usize::MAX);
@@ -559,18 +592,24 @@ pub fn render_checked_detailed(
         lit(o, &citation.quote);
         o.push_str("\n\n");
     }
-    out.pop();
-    let content = out;
-    let p = &checked.policy;
+    use crate::error::Detail;
+    let too_large = |detail: Detail| (RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail)));
+    match out.stop {
+        // Over the limit that binds first: the size is where writing stopped, one past it.
+        Some(Stop::Full) if bytes_bind => return Err(too_large(p.limit_detail(p.max_artifact_bytes.saturating_add(1), "bytes", "max_artifact_bytes"))),
+        Some(Stop::Full) => return Err(too_large(p.limit_detail(p.max_artifact_chars.saturating_add(1), "code_points", "max_artifact_chars"))),
+        Some(Stop::NoMemory(bytes)) => return Err((RenderErrorKind::OutOfMemory, Some(Box::new(Detail::allocation(bytes))))),
+        None => {}
+    }
+    let mut content = out.out;
+    content.pop();
     // A text has no more code points than bytes: count them only when that could matter.
     let chars = if content.len() <= p.max_artifact_chars { content.len() } else { content.chars().count() };
-    if content.len() > p.max_artifact_bytes || chars > p.max_artifact_chars {
-        let detail = if content.len() > p.max_artifact_bytes {
-            p.limit_detail(content.len(), "bytes", "max_artifact_bytes")
-        } else {
-            p.limit_detail(chars, "code_points", "max_artifact_chars")
-        };
-        return Err((RenderErrorKind::ArtifactTooLarge, (!p.reference_messages).then(|| Box::new(detail))));
+    if content.len() > p.max_artifact_bytes {
+        return Err(too_large(p.limit_detail(content.len(), "bytes", "max_artifact_bytes")));
+    }
+    if chars > p.max_artifact_chars {
+        return Err(too_large(p.limit_detail(chars, "code_points", "max_artifact_chars")));
     }
     Ok(Artifact {
         content_digest: sha256_hex_hosted(&content),
@@ -581,15 +620,80 @@ pub fn render_checked_detailed(
 }
 
 /// Appends each text in turn.
-fn push_all(out: &mut String, parts: &[&str]) {
+fn push_all(out: &mut Capped, parts: &[&str]) {
     for part in parts {
         out.push_str(part);
     }
 }
 
 /// Appends an integer's decimal digits.
-fn push_number(out: &mut String, n: u64) {
-    crate::digest::write_u64(out, n);
+fn push_number(out: &mut Capped, n: u64) {
+    out.push_str(crate::digest::u64_digits(n, &mut [0; 20]));
+}
+
+/// The artifact as it is written: it takes text while it stays within `room` bytes, then
+/// nothing more, and it grows by fallible allocation (doubling, never past `room`).
+struct Capped {
+    out: String,
+    room: usize,
+    stop: Option<Stop>,
+}
+
+/// Why [`Capped`] took no more text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// The next text would have passed `room`.
+    Full,
+    /// Growing the buffer to this many bytes failed.
+    NoMemory(usize),
+}
+
+impl Capped {
+    /// An empty buffer of `hint` bytes' capacity (at most `room`).
+    fn new(room: usize, hint: usize) -> Capped {
+        let mut c = Capped { out: String::new(), room, stop: None };
+        c.grow(hint.min(room));
+        c
+    }
+
+    /// Whether `add` more bytes fit; grows the buffer when they fit but it is full.
+    #[inline]
+    fn fits(&mut self, add: usize) -> bool {
+        if self.stop.is_some() {
+            return false;
+        }
+        let need = self.out.len().saturating_add(add);
+        if need > self.room {
+            self.stop = Some(Stop::Full);
+            return false;
+        }
+        need <= self.out.capacity() || self.grow(need)
+    }
+
+    #[cold]
+    fn grow(&mut self, need: usize) -> bool {
+        let target = need.max(self.out.capacity().saturating_mul(2)).min(self.room);
+        let ok = self.out.try_reserve_exact(target.saturating_sub(self.out.len())).is_ok();
+        if !ok {
+            self.stop = Some(Stop::NoMemory(target));
+        }
+        ok
+    }
+}
+
+impl Sink for Capped {
+    #[inline]
+    fn push(&mut self, c: char) {
+        if self.fits(c.len_utf8()) {
+            self.out.push(c);
+        }
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        if self.fits(s.len()) {
+            self.out.push_str(s);
+        }
+    }
 }
 
 /// A little more than the artifact's size in most cases (one allocation): the texts it
@@ -626,6 +730,8 @@ crate::error::coded_enum! {
         ReportInvalid => ("report_invalid", "报告引用无效,拒绝导出。", "The report has invalid citations; it is not exported."),
         /// The artifact is over 8,000 code points or 24,000 UTF-8 bytes; it is never truncated.
         ArtifactTooLarge => ("artifact_too_large", "产物超过第七篇保存上限;应拆分报告,不能截断引用。", "The artifact is over the storage limit; split the report rather than truncating citations."),
+        /// The memory for the artifact could not be allocated (the detail gives how many bytes).
+        OutOfMemory => ("out_of_memory", "内存不足,无法分配产物所需的内存。", "Out of memory: the artifact's memory could not be allocated."),
     }
 }
 

@@ -60,14 +60,16 @@ pub fn is_shown(prev: Option<char>, c: char) -> bool {
 
 /// How a shown character is written: `⟦U+XXXX⟧`.
 pub fn push_shown(out: &mut String, c: char) {
+    out.extend(shown(c));
+}
+
+/// The characters of `⟦U+XXXX⟧` for `c`: at least four upper-case hex digits, as
+/// `{:04X}` writes them.
+pub fn shown(c: char) -> impl Iterator<Item = char> {
     let n = u32::from(c);
-    out.push_str("⟦U+");
-    // At least four upper-case hex digits, as `{:04X}` writes them.
     let digits = (32 - n.leading_zeros()).div_ceil(4).max(4);
-    for shift in (0..digits).rev() {
-        out.push(char::from_digit((n >> (shift * 4)) & 15, 16).map_or('0', |d| d.to_ascii_uppercase()));
-    }
-    out.push('⟧');
+    let hex = (0..digits).rev().map(move |shift| char::from_digit((n >> (shift * 4)) & 15, 16).map_or('0', |d| d.to_ascii_uppercase()));
+    "⟦U+".chars().chain(hex).chain(std::iter::once('⟧'))
 }
 
 /// Calls `each(prev, c)` for every character with the character before it.

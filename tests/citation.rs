@@ -57,6 +57,7 @@ mod index_by_words {
             }
         }
         assert_eq!(index.byte_of(text, starts.len() - 1), Some(text.len()));
+        assert_eq!(index.line_of(text, starts.len() - 1), line, "line_of(end) in {text:?}");
     }
 
     #[test]
@@ -67,6 +68,12 @@ mod index_by_words {
         check(&"\n".repeat(130));
         check(&format!("{}\n😀", "中".repeat(600)));
         check(&format!("{}\n😀\n", "a".repeat(600)));
+        // Line feeds counted per block: texts that end at, before and after a block's end.
+        let block = evidence_check::citation::LINE_BLOCK;
+        for n in [block - 1, block, block + 1, 2 * block, 3 * block + 7] {
+            check(&"\n".repeat(n));
+            check(&"中\n".repeat(n / 4));
+        }
     }
 
     proptest! {

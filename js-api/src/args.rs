@@ -37,10 +37,22 @@ extern "C" {
 pub(crate) fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     // One crossing: the glue checks `typeof` and copies a string's text (anything else
     // reads as `None`); a `dyn_ref` first and a `length` after were two more per string.
-    let Some(text) = value.as_string() else {
+    let Some(s) = value.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} must be a string")));
     };
-    checked_text(value, text, name)
+    match copy_text(s, name, usize::MAX)? {
+        Copied::Text(text) => checked_text(value, text, name),
+        Copied::TooLarge(bytes) => Err(out_of_memory(name, bytes)),
+    }
+}
+
+/// A string argument of at most `max_bytes` UTF-8 bytes, measured as it is copied (never
+/// copied past the limit); `Err(Ok(size))` gives the size of one over it.
+pub(crate) fn sized_text(s: &JsString, name: &str, max_bytes: usize) -> Result<String, Result<usize, JsValue>> {
+    match copy_text(s, name, max_bytes).map_err(Err)? {
+        Copied::Text(text) => checked_text(s, text, name).map_err(Err),
+        Copied::TooLarge(bytes) => Err(Ok(bytes)),
+    }
 }
 
 /// `text`, the string `value` as read, unless `value` holds a lone surrogate.
@@ -109,9 +121,24 @@ pub(crate) fn check_size(s: &JsString, name: &str, max_bytes: usize, lang: Lang)
 /// out of stack) is refused as JSON text nested past the reader's limit is: a `too_deep`
 /// `ContractError` of `subject`, the subject the reader gives the argument.
 pub(crate) fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'static str, max_bytes: usize, lang: Lang) -> Result<String, JsValue> {
+    json_text_in(value, text_ok, name, (subject, max_bytes, None), lang)
+}
+
+/// [`json_text`] of a contract read under `limits`: text over the limit in UTF-8 bytes
+/// is refused as the contract's reader refuses it, with the hint to raise the limit.
+pub(crate) fn contract_text(value: &JsValue, text_ok: bool, name: &str, subject: &'static str, limits: &Limits, lang: Lang) -> Result<String, JsValue> {
+    json_text_in(value, text_ok, name, (subject, limits.max_input_bytes, Some(limits)), lang)
+}
+
+/// The reader an argument's JSON text is for: its subject, its byte limit, and the
+/// policy whose hints a refusal carries (none for plain JSON).
+type ReadFor<'l> = (&'static str, usize, Option<&'l Limits>);
+
+fn json_text_in(value: &JsValue, text_ok: bool, name: &str, read: ReadFor<'_>, lang: Lang) -> Result<String, JsValue> {
+    let (subject, max_bytes, _) = read;
     if let Some(s) = text_ok.then(|| value.dyn_ref::<JsString>()).flatten() {
         check_size(s, name, max_bytes, lang)?;
-        return text_arg(value, name);
+        return sized_json(s, name, read, lang);
     }
     if value.is_undefined() || value.is_function() || value.is_symbol() {
         return Err(argument_error(format!("{name} must be a JSON value")));
@@ -120,7 +147,22 @@ pub(crate) fn json_text(value: &JsValue, text_ok: bool, name: &str, subject: &'s
     let Some(s) = s.dyn_ref::<JsString>() else {
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
-    stringified(s.length() as usize, || String::from(s), name, max_bytes, lang)
+    check_size(s, name, max_bytes, lang)?;
+    let text = sized_json(s, name, read, lang)?;
+    evidence_check::options::check_stringified(&text, name).in_lang(lang)?;
+    Ok(text)
+}
+
+/// JSON text of at most its limit in UTF-8 bytes, refused by its size (measured as it is
+/// copied, never copied past the limit) as the reader would refuse it.
+fn sized_json(s: &JsString, name: &str, (subject, max_bytes, hints): ReadFor<'_>, lang: Lang) -> Result<String, JsValue> {
+    sized_text(s, name, max_bytes).map_err(|e| match e {
+        Ok(bytes) => {
+            let e = evidence_check::json::input_too_large(bytes as u64, max_bytes, subject);
+            InLang(match hints { Some(limits) => evidence_check::contract::with_raise_hints(e, limits), None => e }, lang).into()
+        }
+        Err(e) => e,
+    })
 }
 
 /// The error of a `JSON.stringify` of the argument `name` that threw `thrown`: out of
@@ -138,21 +180,12 @@ pub(crate) fn stringify_error(thrown: &JsValue, name: &str, subject: &'static st
     argument_error(format!("{name} cannot be serialised as JSON: reading it threw an exception"))
 }
 
-/// A value's `JSON.stringify` text of `units` UTF-16 units, checked: refused by its size
-/// before `text` gives (copies) it, then for an escaped lone surrogate.
-pub(crate) fn stringified<T: AsRef<str>>(units: usize, text: impl FnOnce() -> T, name: &str, max_bytes: usize, lang: Lang) -> Result<T, JsValue> {
-    evidence_check::options::check_input_size(name, units, max_bytes).in_lang(lang)?;
-    let text = text();
-    evidence_check::options::check_stringified(text.as_ref(), name).in_lang(lang)?;
-    Ok(text)
-}
-
 pub(crate) fn parse_arg<T: Contract>(value: &JsValue, text_ok: bool, name: &str, lang: Lang) -> Result<T, JsValue> {
     parse_arg_with(value, text_ok, name, &Limits::default(), lang)
 }
 
 pub(crate) fn parse_arg_with<T: Contract>(value: &JsValue, text_ok: bool, name: &str, limits: &Limits, lang: Lang) -> Result<T, JsValue> {
-    let text = json_text(value, text_ok, name, T::SUBJECT, limits.max_input_bytes, lang)?;
+    let text = contract_text(value, text_ok, name, T::SUBJECT, limits, lang)?;
     Ok(T::from_json_with(&text, limits).in_lang(lang)?)
 }
 
@@ -178,7 +211,7 @@ pub(crate) fn annotation_arg(value: &JsValue, name: &str, lang: Lang) -> Result<
         return Err(argument_error(format!("{name} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)")));
     };
     evidence_check::options::check_input_size(name, s.length() as usize, DEFAULT_MAX_INPUT_BYTES).in_lang(lang)?;
-    let raw = String::from(s);
+    let raw = sized_json(s, name, (subject, DEFAULT_MAX_INPUT_BYTES, None), lang)?;
     let (text, trimmed) = evidence_check::annotation::drop_edge_surrogates(&raw);
     evidence_check::options::check_stringified(&text, name).in_lang(lang)?;
     Ok((parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?, trimmed))

@@ -37,7 +37,7 @@ pub(crate) fn typed_array_prototype() -> js_sys::Object {
 /// (a BOM not counted) are refused before they are copied, as text over it is.
 pub(crate) fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Limits, lang: Lang) -> Result<String, JsValue> {
     if !value.is_object() || !is_view_caught(value).unwrap_or(false) {
-        return json_text(value, true, "bundle", Bundle::SUBJECT, limits.max_input_bytes, lang);
+        return contract_text(value, true, "bundle", Bundle::SUBJECT, limits, lang);
     }
     let prototype = typed_array_prototype();
     let read = |key: &JsValue| -> Result<JsValue, JsValue> {
@@ -67,7 +67,7 @@ pub(crate) fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Li
     let offset = read(&JsValue::from_str("byteOffset")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
     let buffer = read(&JsValue::from_str("buffer")).map_err(unreadable)?;
     let view: js_sys::Uint8Array = ByteView::new_caught(&buffer, offset, len).map_err(unreadable)?.unchecked_into();
-    let mut bytes = view.to_vec();
+    let mut bytes = copy_bytes(&view, "bundle")?;
     let bom = if bytes.starts_with(evidence_check::bundle::UTF8_BOM) { evidence_check::bundle::UTF8_BOM.len() } else { 0 };
     bytes.drain(..bom);
     if bytes.len() > max {

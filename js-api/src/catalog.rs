@@ -5,7 +5,7 @@ use crate::*;
 thread_local! {
     /// The catalogues alive, by handle, with their language: a function given a
     /// `DocumentCatalog` finds its documents here without taking the instance from its owner.
-    static CATALOGS: std::cell::RefCell<std::collections::BTreeMap<u32, (CoreCatalog, Lang)>> = const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+    static CATALOGS: TrapCell<std::collections::BTreeMap<u32, (CoreCatalog, Lang)>> = const { TrapCell::new(std::collections::BTreeMap::new()) };
     static NEXT_CATALOG: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -30,12 +30,12 @@ pub(crate) fn freed_catalog(name: Option<&str>, lang: Lang) -> JsValue {
 /// Runs `f` over a live catalogue (the argument `name`) and its language: `handle_freed`
 /// naming it once it was freed, before the call or by the caller's code during it.
 pub(crate) fn with_catalog<R>(handle: u32, name: &str, f: impl FnOnce(&CoreCatalog, Lang) -> R) -> Result<R, JsValue> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), default_lang()))
+    CATALOGS.with(|m| m.try_borrow()?.get(&handle).map(|(c, lang)| f(c, *lang))).ok_or_else(|| freed_catalog(Some(name), default_lang()))
 }
 
 /// The language of the catalogue `handle`, while it is alive.
 pub(crate) fn catalog_lang(handle: u32) -> Option<Lang> {
-    CATALOGS.with(|m| m.borrow().get(&handle).map(|(_, lang)| *lang))
+    CATALOGS.with(|m| m.try_borrow()?.get(&handle).map(|(_, lang)| *lang))
 }
 
 /// Documents imported once, their digests frozen: the same body again is a no-op, a
@@ -50,7 +50,7 @@ pub struct DocumentCatalog {
 
 impl Drop for DocumentCatalog {
     fn drop(&mut self) {
-        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+        CATALOGS.with(|m| m.try_borrow_mut().map(|mut m| m.remove(&self.handle)));
     }
 }
 
@@ -61,12 +61,12 @@ impl DocumentCatalog {
             n.set(h.wrapping_add(1).max(1));
             h
         });
-        CATALOGS.with(|m| m.borrow_mut().insert(handle, (inner, lang)));
+        CATALOGS.with(|m| m.try_borrow_mut().map(|mut m| m.insert(handle, (inner, lang))));
         DocumentCatalog { handle, lang }
     }
 
     pub(crate) fn inner<R>(&self, f: impl FnOnce(&mut CoreCatalog) -> R) -> Result<R, JsValue> {
-        CATALOGS.with(|m| m.borrow_mut().get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(|| freed_catalog(None, self.lang))
+        CATALOGS.with(|m| m.try_borrow_mut()?.get_mut(&self.handle).map(|(c, _)| f(c))).ok_or_else(|| freed_catalog(None, self.lang))
     }
 }
 
@@ -130,7 +130,7 @@ impl DocumentCatalog {
     /// call reads an argument, is a coded error, never wasm-bindgen's "null pointer passed
     /// to rust" nor its "recursive use of an object".)
     pub fn free(&self) {
-        CATALOGS.with(|m| m.borrow_mut().remove(&self.handle));
+        CATALOGS.with(|m| m.try_borrow_mut().map(|mut m| m.remove(&self.handle)));
     }
 
     /// How a call recognises a genuine handle (internal).

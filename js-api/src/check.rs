@@ -9,9 +9,9 @@ pub fn parse_report(#[wasm_bindgen(unchecked_param_type = "Report | string")] in
     let options = options_arg::<evidence_check::options::ParseOptions>(options, default_lang())?;
     let lang = options.lang();
     let policy = options.limits().in_lang(lang)?;
-    let text = json_text(&input, true, "report", Report::SUBJECT, policy.max_input_bytes, lang)?;
+    let text = contract_text(&input, true, "report", Report::SUBJECT, &policy, lang)?;
     let parsed = evidence_check::parsed::ParsedReport::from_json_in(&text, options.dialect(), &policy).in_lang(lang)?;
-    Ok(ReportHandle { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(parsed))), lang })
+    Ok(ReportHandle { inner: TrapCell::new(Some(std::rc::Rc::new(parsed))), lang })
 }
 
 

@@ -21,10 +21,42 @@ fn host_locale() -> Option<String> {
 /// the module is initialised).
 #[wasm_bindgen(start)]
 pub fn start() {
+    reserve_externref_slots();
     evidence_check::host::install_clock(host_micros);
     evidence_check::host::install_locale(host_locale().as_deref());
-    #[cfg(feature = "console_error_panic_hook")]
-    console_error_panic_hook::set_once();
+    // A panic is a bug: the entries report the trap it ends in as `internal`, not as
+    // memory running out.
+    std::panic::set_hook(Box::new(|info| {
+        crate::trap::note_panic();
+        #[cfg(feature = "console_error_panic_hook")]
+        console_error_panic_hook::hook(info);
+        #[cfg(not(feature = "console_error_panic_hook"))]
+        let _ = info;
+    }));
+}
+
+extern "C" {
+    // wasm-bindgen's allocator of JS-value table slots (its own exports).
+    fn __externref_table_alloc() -> u32;
+    fn __externref_table_dealloc(idx: u32);
+}
+
+/// Table slots for JS values, allocated once and released: wasm-bindgen keeps their list.
+const EXTERNREF_SLOTS: usize = 8192;
+
+/// Grows wasm-bindgen's list of JS-value table slots to [`EXTERNREF_SLOTS`] at start. A
+/// call that traps never releases the JS values its frames held, and when the list must
+/// then grow while memory is exhausted, wasm-bindgen's allocator traps with its list
+/// borrowed, which breaks every later call of the instance; with the slots reserved,
+/// that takes thousands of traps instead of a few.
+fn reserve_externref_slots() {
+    let mut slots = Vec::with_capacity(EXTERNREF_SLOTS);
+    // SAFETY: wasm-bindgen's own allocator, called as its generated code calls it; every
+    // slot taken is given back at once, before any JS value is put in it.
+    slots.extend((0..EXTERNREF_SLOTS).map(|_| unsafe { __externref_table_alloc() }));
+    for slot in slots {
+        unsafe { __externref_table_dealloc(slot) };
+    }
 }
 
 /// entry has its own module, and its own `wasmMemoryBytes`.

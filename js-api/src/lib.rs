@@ -11,6 +11,7 @@ mod args;
 mod bytes;
 mod catalog;
 mod check;
+mod copy;
 mod errors;
 mod host;
 mod import;
@@ -21,6 +22,7 @@ mod providers;
 mod report;
 mod schema;
 mod store;
+mod trap;
 mod types;
 
 use js_sys::{JsString, Reflect};
@@ -49,5 +51,5 @@ use evidence_check::store::EvidenceStore as CoreStore;
 #[wasm_bindgen(typescript_custom_section)]
 const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 
-use {args::*, bytes::*, out::*};
+use {args::*, bytes::*, copy::*, out::*, trap::TrapCell};
 pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*};

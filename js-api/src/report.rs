@@ -143,14 +143,14 @@ pub(crate) fn reviews_text(value: &JsValue, name: &str, lang: Lang) -> Result<St
 /// `reportDigest` given it read nothing again; `JSON.stringify` gives the parsed report.
 #[wasm_bindgen]
 pub struct ReportHandle {
-    pub(crate) inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>>,
+    pub(crate) inner: TrapCell<Option<std::rc::Rc<evidence_check::parsed::ParsedReport>>>,
     pub(crate) lang: Lang,
 }
 
 impl ReportHandle {
     /// The parsed report, or `handle_freed` (no borrow is held while JS runs).
     pub(crate) fn parsed(&self) -> Result<std::rc::Rc<evidence_check::parsed::ParsedReport>, JsValue> {
-        let parsed = self.inner.borrow().clone();
+        let parsed = self.inner.try_borrow().and_then(|p| p.clone());
         parsed.ok_or_else(|| handle_freed(self.lang))
     }
 }
@@ -197,20 +197,22 @@ impl ReportHandle {
 
     /// Releases the report now; every later use throws `handle_freed`. Freeing twice does nothing.
     pub fn free(&self) {
-        self.inner.replace(None);
+        if let Some(mut inner) = self.inner.try_borrow_mut() {
+            *inner = None;
+        }
     }
 
     /// How a call recognises a genuine handle (internal).
     #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        vouch(Vouched::Report(self.inner.borrow().clone(), self.lang))
+        vouch(Vouched::Report(self.inner.try_borrow().and_then(|p| p.clone()), self.lang))
     }
 }
 
 /// Reviews checked once, as they are added: pass it as `reviews` to `assess` and `render`.
 #[wasm_bindgen]
 pub struct Reviews {
-    pub(crate) inner: std::cell::RefCell<Option<std::rc::Rc<evidence_check::parsed::ReviewList>>>,
+    pub(crate) inner: TrapCell<Option<std::rc::Rc<evidence_check::parsed::ReviewList>>>,
     pub(crate) lang: Lang,
 }
 
@@ -218,7 +220,7 @@ impl Reviews {
     /// Appends the review of JSON text `text` (a review's as `add` reads it).
     pub(crate) fn push_text(&self, text: &str) -> Result<u32, JsValue> {
         // Pure Rust while the list is borrowed; the error is made after.
-        let added = self.inner.borrow_mut().as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(text).map(|()| list.len() as u32));
+        let added = self.inner.try_borrow_mut().and_then(|mut inner| inner.as_mut().map(|list| std::rc::Rc::make_mut(list).push_json(text).map(|()| list.len() as u32)));
         match added {
             Some(added) => Ok(added.in_lang(self.lang)?),
             None => Err(handle_freed(self.lang)),
@@ -235,7 +237,7 @@ impl Reviews {
         let lang = options_arg::<evidence_check::options::LangOptions>(options, default_lang())?.lang();
         let value: JsValue = reviews.map_or(JsValue::UNDEFINED, Into::into);
         let list = evidence_check::parsed::ReviewList::from_json(&reviews_text(&value, "reviews", lang)?).in_lang(lang)?;
-        Ok(Reviews { inner: std::cell::RefCell::new(Some(std::rc::Rc::new(list))), lang })
+        Ok(Reviews { inner: TrapCell::new(Some(std::rc::Rc::new(list))), lang })
     }
 
     /// Checks a review as the next item of the list (a violation's path is the one the
@@ -247,7 +249,7 @@ impl Reviews {
 
     /// The list, or `handle_freed` (no borrow is held while JS runs).
     fn list(&self) -> Result<std::rc::Rc<evidence_check::parsed::ReviewList>, JsValue> {
-        let list = self.inner.borrow().clone();
+        let list = self.inner.try_borrow().and_then(|l| l.clone());
         list.ok_or_else(|| handle_freed(self.lang))
     }
 
@@ -265,12 +267,14 @@ impl Reviews {
 
     /// Releases the list now; every later use throws `handle_freed`. Freeing twice does nothing.
     pub fn free(&self) {
-        self.inner.replace(None);
+        if let Some(mut inner) = self.inner.try_borrow_mut() {
+            *inner = None;
+        }
     }
 
     /// How a call recognises a genuine handle (internal).
     #[wasm_bindgen(getter = __handle, skip_typescript)]
     pub fn vouch(&self) -> bool {
-        vouch(Vouched::Reviews(self.inner.borrow().clone()))
+        vouch(Vouched::Reviews(self.inner.try_borrow().and_then(|l| l.clone())))
     }
 }

@@ -2,7 +2,7 @@ use crate::*;
 
 // ---- the store ----------------------------------------------------------------------
 
-// Every method takes `&self` (the core store sits in a `RefCell`, borrowed only after
+// Every method takes `&self` (the core store sits in a `TrapCell`, borrowed only after
 // every argument has been read), so the caller's code run while an argument is read (a
 // getter, a `toJSON`) may call this store again without a borrow conflict. `free()` is
 // this binding's own (the JS class keeps the last `free` it defines, and Symbol.dispose
@@ -13,26 +13,26 @@ use crate::*;
 /// Snapshots of the sources of a trusted catalogue, per scope.
 #[wasm_bindgen]
 pub struct EvidenceStore {
-    pub(crate) inner: std::cell::RefCell<Option<Box<CoreStore>>>,
+    pub(crate) inner: TrapCell<Option<Box<CoreStore>>>,
     pub(crate) lang: Lang,
 }
 
 impl EvidenceStore {
     /// The core store, or `store_freed`.
-    pub(crate) fn core(&self) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+    pub(crate) fn core(&self) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
         self.core_or(|| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
     }
 
     /// [`Self::core`] for a store given as the argument `store` of a function (freed
     /// before the call, or by the caller's code run while another argument was read):
     /// `store_freed` naming it.
-    pub(crate) fn core_arg(&self, lang: Lang) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
+    pub(crate) fn core_arg(&self, lang: Lang) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
         self.core_or(|| freed_argument(BindingErrorKind::StoreFreed, "store", lang))
     }
 
-    pub(crate) fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<std::cell::RefMut<'_, CoreStore>, JsValue> {
-        let guard = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
-        std::cell::RefMut::filter_map(guard, |inner| inner.as_deref_mut()).map_err(|_| freed())
+    pub(crate) fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
+        let guard = self.inner.try_borrow_mut().ok_or_else(busy_error)?;
+        guard.filter_map(|inner| inner.as_deref_mut()).ok_or_else(freed)
     }
 }
 
@@ -77,7 +77,7 @@ impl EvidenceStore {
         let specs = evidence_check::contract::specs_from_value_with(&v, &policy).in_lang(lang)?;
         let clock = options.clock().in_lang(lang)?;
         let inner = CoreStore::with_policy(specs, policy, clock).in_lang(lang)?;
-        Ok(EvidenceStore { inner: std::cell::RefCell::new(Some(Box::new(inner))), lang })
+        Ok(EvidenceStore { inner: TrapCell::new(Some(Box::new(inner))), lang })
     }
 
     /// Stores a source's text (CRLF and CR become LF) and returns its ref. A text longer
@@ -88,14 +88,25 @@ impl EvidenceStore {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
         let source_id = id_arg(&source_id, "sourceId")?;
-        if let Some(s) = content.dyn_ref::<JsString>() {
+        let Some(s) = content.dyn_ref::<JsString>() else { return Err(argument_error("content must be a string")) };
+        // The most bytes the store takes now; a longer text is refused in the core's order
+        // (unknown source, blank, too large, over capacity) by its size, measured as it is
+        // copied and never copied past this.
+        let most = {
             let core = self.core()?;
-            let units = s.length() as usize;
-            if units > core.options().max_source_bytes {
-                core.admit(&source_id, || js_blank(s), units).in_lang(lang)?;
+            core.options().max_source_bytes.min(core.room())
+        };
+        let refuse = |bytes: usize| -> JsValue {
+            match self.core().map(|core| core.admit(&source_id, || js_blank(s), bytes)) {
+                Ok(Err(e)) => InLang(e, lang).into(),
+                Ok(Ok(_)) => argument_error("content could not be copied"),
+                Err(e) => e,
             }
+        };
+        if s.length() as usize > most {
+            return Err(refuse(s.length() as usize));
         }
-        let content = text_arg(&content, "content")?;
+        let content = sized_text(s, "content", most).map_err(|e| e.map_or_else(|e| e, refuse))?;
         let r = self.core()?.ingest_text(&scope, &source_id, std::borrow::Cow::Owned(content)).in_lang(lang)?;
         to_js(&r)
     }
@@ -194,7 +205,7 @@ impl EvidenceStore {
     /// Releases the store's snapshots now; every later call throws `store_freed`.
     /// Freeing twice does nothing.
     pub fn free(&self) -> Result<(), JsValue> {
-        let mut inner = self.inner.try_borrow_mut().map_err(|_| busy_error())?;
+        let mut inner = self.inner.try_borrow_mut().ok_or_else(busy_error)?;
         *inner = None;
         Ok(())
     }

@@ -448,6 +448,11 @@ max_artifact_bytes: number,
  */
 max_input_bytes: number, 
 /**
+ * Bytes of text one store holds at once (every scope's current snapshots, and so a
+ * bundle's sources, together): keeps a store well inside wasm32's 4 GiB.
+ */
+max_store_bytes: number, 
+/**
  * The allowed `kind` values of a source spec.
  */
 kinds: KindRule, 
@@ -858,6 +863,6 @@ export type LangOptions = { lang?: Lang, };
  */
 export type ParseBundleOptions = { requireContents?: boolean, maxClaims?: number, maxCitations?: number, maxInputBytes?: number, lang?: Lang, policy?: PolicyInput, compat?: Compat, };
 /** The codes of every refusal other than a broken contract (see docs/errors.md). */
-export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape" | "annotation_source_conflict" | "selector_conflict" | "refinement_unsupported";
+export type EvidenceCode = "catalogue_invalid" | "store_closed" | "unknown_source" | "empty_content" | "source_too_large" | "read_result_not_object" | "read_mismatch" | "ref_unavailable" | "range_out_of_bounds" | "quote_mismatch" | "quote_not_unique" | "quote_not_found" | "quote_ambiguous" | "revision_not_newer" | "source_not_ingested" | "source_removed" | "revision_stale" | "digest_mismatch" | "source_not_in_scope" | "over_capacity" | "out_of_memory" | "unknown_claim" | "invalid_verdict" | "invalid_note" | "review_mismatch" | "review_target_missing" | "review_stale_digest" | "review_other_scope" | "review_duplicate" | "review_signature_missing" | "review_signature_invalid" | "report_invalid" | "artifact_too_large" | "out_of_memory" | "offset_out_of_range" | "splits_surrogate_pair" | "splits_utf8_sequence" | "empty_range" | "invalid_now" | "invalid_argument" | "invalid_unicode" | "store_freed" | "handle_freed" | "out_of_memory" | "document_changed" | "catalog_digest_mismatch" | "unknown_document" | "policy_unknown_field" | "policy_unknown_preset" | "policy_invalid" | "unknown_response_shape" | "annotation_source_conflict" | "selector_conflict" | "refinement_unsupported";
 /** The code of one broken rule of a contract. */
 export type IssueCode = "invalid_json" | "input_too_large" | "too_deep" | "duplicate_key" | "missing" | "extra_field" | "wrong_type" | "too_small" | "too_short" | "too_long" | "pattern_mismatch" | "not_allowed" | "empty_range" | "blank_claim" | "duplicate_claim_id" | "duplicate_citation_in_claim" | "citation_id_conflict" | "duplicate_conflict_member" | "unknown_conflict_member" | "duplicate_document_id" | "too_many_violations" | "too_many_values" | "bom" | "quote_only_citations";

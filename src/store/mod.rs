@@ -13,7 +13,7 @@ use crate::citation::TextIndex;
 use crate::clock::Clock;
 use crate::rules;
 use crate::contract::{Citation, Contract, ReadResult, Scope, SourceRef, SourceSpec};
-use crate::digest::{normalize_newlines, normalize_newlines_owned, sha256_hex_hosted};
+use crate::digest::{normalize_newlines_owned, sha256_hex_hosted, try_normalize_newlines};
 use crate::error::{Coded, ContractError, Lang, Violation};
 use std::fmt;
 use locate::{locate, LocateOptions, Located, Selector, Whitespace};
@@ -93,6 +93,8 @@ pub struct EvidenceStore {
     policy: Policy,
     clock: Clock,
     closed: bool,
+    /// The bytes of every current snapshot's text (`max_store_bytes`).
+    held: usize,
 }
 
 impl EvidenceStore {
@@ -121,6 +123,7 @@ impl EvidenceStore {
             policy,
             clock,
             closed: false,
+            held: 0,
         })
     }
 
@@ -196,7 +199,18 @@ impl EvidenceStore {
             let detail = self.policy.limit_detail(bytes, "bytes", "max_source_bytes").source(source_id);
             return Err(self.fail(StoreErrorKind::SourceTooLarge, detail));
         }
+        // Counted before anything is copied: a text replacing another is held beside it
+        // until it is stored.
+        let total = self.held.saturating_add(bytes);
+        if total > self.policy.max_store_bytes {
+            return Err(StoreErrorKind::OverCapacity.with(Detail::limit(total, self.policy.max_store_bytes, "bytes", "max_store_bytes").source(source_id)));
+        }
         Ok(Arc::clone(spec))
+    }
+
+    /// How many more bytes of text the store can hold (`max_store_bytes`).
+    pub fn room(&self) -> usize {
+        self.policy.max_store_bytes.saturating_sub(self.held)
     }
 
     /// Stores `content` (CRLF and CR become LF) as the current snapshot. Identical
@@ -210,7 +224,7 @@ impl EvidenceStore {
     /// (normalised in place), not copied.
     pub fn ingest_text(&mut self, scope: &Scope, source_id: &str, content: Cow<'_, str>) -> Result<SourceRef, StoreError> {
         let spec = self.accept(source_id, &content)?;
-        let content = normalized(content);
+        let content = normalized(content).map_err(|bytes| out_of_memory(bytes, source_id))?;
         let digest = self.digest(&content);
         let slot = self.slot(scope, source_id);
         if let Some(old) = slot.and_then(|s| s.current.as_ref()) {
@@ -219,7 +233,8 @@ impl EvidenceStore {
             }
         }
         let revision = slot.map_or(0, |s| s.revision).saturating_add(1);
-        Ok(self.put(scope, source_id, spec, content.into_owned(), None, digest, revision, None))
+        let content = owned(content).map_err(|bytes| out_of_memory(bytes, source_id))?;
+        Ok(self.put(scope, source_id, spec, content, None, digest, revision, None))
     }
 
     /// Restores a snapshot that the host already holds at a known revision (for
@@ -245,7 +260,7 @@ impl EvidenceStore {
             let detail = Detail { source_id: Some(source_id.to_owned()), cited_revision: Some(revision), current_revision: Some(known), ..Detail::default() };
             return Err(self.fail(StoreErrorKind::RevisionNotNewer, detail));
         }
-        let content = if index.is_none() { normalized(content) } else { content }.into_owned();
+        let content = if index.is_none() { normalized(content) } else { Ok(content) }.and_then(owned).map_err(|bytes| out_of_memory(bytes, source_id))?;
         let digest = self.digest(&content);
         Ok(self.put(scope, source_id, spec, content, index, digest, revision, fetched_at))
     }
@@ -261,12 +276,15 @@ impl EvidenceStore {
             Some(sources) => sources,
             None => self.scopes.entry(scope.clone()).or_default(),
         };
-        match sources.get_mut(source_id) {
-            Some(old) => *old = slot,
+        let added = slot.current.as_ref().map_or(0, |s| s.content.len());
+        let dropped = match sources.get_mut(source_id) {
+            Some(old) => std::mem::replace(old, slot).current.map_or(0, |s| s.content.len()),
             None => {
                 sources.insert(source_id.to_owned(), slot);
+                0
             }
-        }
+        };
+        self.held = self.held.saturating_sub(dropped).saturating_add(added);
         source_ref
     }
 
@@ -441,7 +459,8 @@ impl EvidenceStore {
     pub fn remove(&mut self, scope: &Scope, source_id: &str) -> Result<(), StoreError> {
         self.ensure_open()?;
         if let Some(slot) = self.scopes.get_mut(scope).and_then(|sources| sources.get_mut(source_id)) {
-            slot.current = None;
+            let dropped = slot.current.take().map_or(0, |s| s.content.len());
+            self.held = self.held.saturating_sub(dropped);
         }
         Ok(())
     }
@@ -449,6 +468,7 @@ impl EvidenceStore {
     /// Drops everything; the store accepts nothing more.
     pub fn close(&mut self) {
         self.scopes.clear();
+        self.held = 0;
         self.closed = true;
     }
 
@@ -458,12 +478,32 @@ impl EvidenceStore {
 }
 
 /// The LF-normalised text: a borrowed text stays borrowed unless it holds a CR (then one
-/// normalised copy), an owned one is normalised in place.
-fn normalized(text: Cow<'_, str>) -> Cow<'_, str> {
+/// normalised copy, allocated fallibly: `Err` gives its bytes), an owned one is
+/// normalised in place.
+fn normalized(text: Cow<'_, str>) -> Result<Cow<'_, str>, usize> {
     match text {
-        Cow::Borrowed(t) => normalize_newlines(t),
-        Cow::Owned(t) => Cow::Owned(normalize_newlines_owned(t)),
+        Cow::Borrowed(t) => try_normalize_newlines(t),
+        Cow::Owned(t) => Ok(Cow::Owned(normalize_newlines_owned(t))),
     }
+}
+
+/// The text as the store keeps it: an owned one as it is, a borrowed one copied by
+/// fallible allocation (`Err` gives its bytes).
+fn owned(text: Cow<'_, str>) -> Result<String, usize> {
+    match text {
+        Cow::Owned(t) => Ok(t),
+        Cow::Borrowed(t) => {
+            let mut out = String::new();
+            out.try_reserve_exact(t.len()).map_err(|_| t.len())?;
+            out.push_str(t);
+            Ok(out)
+        }
+    }
+}
+
+/// `out_of_memory`: `bytes` for the text of `source_id` could not be allocated.
+fn out_of_memory(bytes: usize, source_id: &str) -> StoreError {
+    StoreErrorKind::OutOfMemory.with(Detail::allocation(bytes).source(source_id))
 }
 
 /// A citation whose id and quote meet the citation contract.
@@ -560,6 +600,10 @@ crate::error::coded_enum! {
         DigestMismatch => ("digest_mismatch", "引用的摘要与来源当前版本的摘要不一致。", "The cited digest is not the digest of the source's current revision."),
         /// (Split from `ref_unavailable`.) No source with this id is available in this scope (the store's catalogue does not name it). Says nothing about other scopes.
         SourceNotInScope => ("source_not_in_scope", "此范围内没有该标识的来源。", "No source with this id is available in this scope."),
+        /// The store would hold more bytes of text than `max_store_bytes` (refused before anything is copied).
+        OverCapacity => ("over_capacity", "证据存储将超过文本总容量上限。", "The store would hold more text than its capacity allows."),
+        /// The memory for a source's text could not be allocated.
+        OutOfMemory => ("out_of_memory", "内存不足,无法分配来源正文所需的内存。", "Out of memory: the memory for the source's text could not be allocated."),
     }
 }
 

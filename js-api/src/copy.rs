@@ -6,7 +6,7 @@ use crate::*;
 // runs out, and it copies the whole string before anything can measure it. A long string
 // is copied here instead: `TextEncoder.encodeInto` writes it into a buffer reserved with
 // `try_reserve_exact` of one byte per UTF-16 unit (the least its UTF-8 can be, and all of
-// it for ASCII); a string with more is measured (the rest encoded in pieces into a small
+// it for ASCII) and a little more; a string with more is measured (the rest encoded in pieces into a small
 // buffer) before the buffer grows to its size. A string that could be over its limit
 // (UTF-8 has at most three bytes per unit) is measured whole before anything is
 // allocated. So a string over the limit in UTF-8 bytes is refused with its size having
@@ -68,7 +68,9 @@ fn encode_bounded(encoder: &Encoder, s: &JsString, units: usize, name: &str, max
         }
         size
     } else {
-        units
+        // A little room for a few characters of more than one byte (a dash, a BOM), which
+        // would otherwise move the whole copy to grow it.
+        units.saturating_add(units / 64 + 4096).min(max_bytes)
     };
     let mut buf = Vec::new();
     if let Err(bytes) = grow(&mut buf, first) {

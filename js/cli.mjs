@@ -320,8 +320,10 @@ async function checkDirectory(opts, options, inputLimit) {
   return worst;
 }
 
-/** Stdin is read into shared buffers of this size (a longer line, into one that fits it). */
-const SLAB = 1024 * 1024;
+/** Stdin is read into shared buffers of this size (a longer line, into one that fits it)… */
+const SLAB = 2 * 1024 * 1024;
+/** …and a batch of its lines takes no further line once they reach this many bytes. */
+const BATCH_BYTES = 1024 * 1024;
 
 /**
  * A reader of stdin's bytes, `read(view, at, length)` resolving to how many it put there (0
@@ -359,7 +361,7 @@ function stdinReader() {
  * (`SLAB` bytes, or larger for a longer line) that the workers read the lines from where
  * they are: the main thread only finds the line feeds, never decodes, and copies nothing
  * but the unfinished line at a buffer's end into the next. Each read's complete lines are
- * shared out among the `jobs` (at most CHUNK_BUNDLES lines, or CHUNK_BYTES, a batch) at
+ * shared out among the `jobs` (at most CHUNK_BUNDLES lines, or BATCH_BYTES, a batch) at
  * once, never held back for the next read; `tag` is the line number. Empty lines are
  * skipped here, lines of white space by the worker; a line over `limit` bytes is an item
  * with its error, its bytes skipped, not kept. A buffer is read into again once every
@@ -386,7 +388,7 @@ async function* lineBatches(readInto, limit, jobs) {
     for (let k = 0; k < items.length; ) {
       const batch = [];
       let bytes = 0;
-      while (k < items.length && batch.length < size && bytes < CHUNK_BYTES) {
+      while (k < items.length && batch.length < size && bytes < BATCH_BYTES) {
         const item = items[k++];
         batch.push(item);
         bytes += item.error ? 0 : item.end - item.at;

@@ -536,8 +536,8 @@ fn secret(key: Option<&str>, name: &str) -> Result<Option<Vec<u8>>, BindingError
 /// The byte position of a `\uD800`–`\uDFFF` escape (not itself escaped) in JSON text
 /// written by `JSON.stringify`, which escapes exactly the lone surrogates.
 pub fn lone_surrogate_escape(json: &str) -> Option<usize> {
-    // Every backslash followed by `u` (`memchr` finds the backslashes a word at a time;
-    // `str::find` ran a two-way search, ~3 % of a `Reviews.add` call).
+    // Every backslash followed by `u` (`memchr` finds the backslashes a word at a time,
+    // where `str::find` would run a two-way search).
     let b = json.as_bytes();
     memchr::memchr_iter(b'\\', b).find(|&at| {
         let surrogate = matches!(b.get(at + 1..at + 4), Some([b'u', d, h]) if d.eq_ignore_ascii_case(&b'd') && matches!(h.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'));

@@ -10,7 +10,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 PKG_SRC := $(shell find src js-api/src -name '*.rs') js-api/build.rs Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
-.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm test-spark golden-bundle golden-extra clean
+.PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-rust test-package test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm test-spark golden-bundle golden-extra clean
 
 all: build
 
@@ -91,8 +91,17 @@ fuzz:
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5 FUZZ_PROFILE=--dev
 
-## test: every test suite (the tools a fresh machine lacks are installed first)
-test: test-setup test-native test-lint test-wasm-node test-wasm-web test-node test-e2e test-types test-gfm bench-quick fuzz-smoke
+## test: every test suite (the tools a fresh machine lacks are installed first), in two lanes
+## side by side: the Rust suites, and the package's (its release build first). Each lane runs
+## its suites in order; cargo locks each profile's directory, so the lanes' builds overlap.
+test: test-setup
+	@$(MAKE) --no-print-directory -j2 test-rust test-package
+
+test-rust:
+	@for t in test-native test-lint test-wasm-node test-wasm-web fuzz-smoke; do $(MAKE) --no-print-directory $$t || exit 1; done
+
+test-package:
+	@for t in test-node test-e2e test-types test-gfm bench-quick; do $(MAKE) --no-print-directory $$t || exit 1; done
 
 test-setup:
 	@bash scripts/setup.sh wasm npm browser python fuzz

@@ -26,9 +26,9 @@ extern "C" {
     /// host without it, or a caller who replaced it, throws, and the scan below decides.
     #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "isWellFormed"], js_name = call)]
     fn is_well_formed_caught(this: &JsValue) -> Result<bool, JsValue>;
-    /// `String.prototype.charCodeAt`, caught for the same reason.
-    #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "charCodeAt"], js_name = call)]
-    fn char_code_at_caught(this: &JsValue, index: u32) -> Result<f64, JsValue>;
+    /// `String.prototype.indexOf`, caught for the same reason.
+    #[wasm_bindgen(catch, js_namespace = ["String", "prototype", "indexOf"], js_name = call)]
+    fn index_of_caught(this: &JsValue, search: &JsValue, from: f64) -> Result<f64, JsValue>;
 
 }
 
@@ -69,15 +69,37 @@ pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<
     Ok(text)
 }
 
-/// Whether `s`, copied as `text`, holds no lone surrogate: `isWellFormed()` where the host
-/// has it, else one `charCodeAt` per U+FFFD of the copy (a lone surrogate is copied as a
-/// U+FFFD at the same UTF-16 index). Never one host call per character.
+/// The U+FFFDs of a copy that are each looked for in the string before the host scans the
+/// whole string instead.
+const MAX_PROBES: usize = 16;
+
+/// Whether `s`, copied as `text`, holds no lone surrogate. Each U+FFFD of the copy is a
+/// U+FFFD of the string or a lone surrogate the copy replaced, so the string is well formed
+/// when it holds as many U+FFFDs as the copy: `indexOf` finds the string's own, one after
+/// the other (together one read of the string up to the last). A copy with more than a few
+/// is decided by `isWellFormed()` where the host has it. Never one host call per character
+/// of text.
 fn well_formed(s: &JsValue, text: &str) -> bool {
-    if let Ok(answer) = is_well_formed_caught(s) {
-        return answer;
+    let replacement = JsValue::from_str("\u{FFFD}");
+    let mut from = 0.0;
+    let mut next = || match index_of_caught(s, &replacement, from) {
+        Ok(at) if at >= 0.0 => {
+            from = at + 1.0;
+            true
+        }
+        _ => false,
+    };
+    for (k, _) in memchr::memmem::find_iter(text.as_bytes(), "\u{FFFD}".as_bytes()).enumerate() {
+        if k == MAX_PROBES {
+            if let Ok(answer) = is_well_formed_caught(s) {
+                return answer;
+            }
+        }
+        if !next() {
+            return false;
+        }
     }
-    evidence_check::citation::replacement_utf16_indices(text)
-        .all(|at| u32::try_from(at).ok().and_then(|at| char_code_at_caught(s, at).ok()) == Some(f64::from(0xFFFD_u16)))
+    true
 }
 
 /// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.

@@ -6,8 +6,8 @@ use crate::*;
 // runs out, and it copies the whole string before anything can measure it. A long string
 // is copied here instead: `TextEncoder.encodeInto` writes it into a buffer reserved with
 // `try_reserve_exact` of one byte per UTF-16 unit (the least its UTF-8 can be, and all of
-// it for ASCII) and a little more; a string with more is measured (the rest encoded in pieces into a small
-// buffer) before the buffer grows to its size. A string that could be over its limit
+// it for ASCII) and a little more; for a string with more, the buffer grows by what the rest
+// needs at the bytes per unit so far, and the rest is encoded into it. A string that could be over its limit
 // (UTF-8 has at most three bytes per unit) is measured whole before anything is
 // allocated. So a string over the limit in UTF-8 bytes is refused with its size having
 // taken nothing, and one that memory cannot hold is a coded `out_of_memory`.
@@ -76,24 +76,32 @@ fn encode_bounded(encoder: &Encoder, s: &JsString, units: usize, name: &str, max
     if let Err(bytes) = grow(&mut buf, first) {
         return Ok(Err(out_of_memory(name, bytes)));
     }
-    let (read, mut written) = encode(encoder, s, &mut buf)?;
-    if read < units {
-        // Not ASCII: the rest is measured first (encoded in pieces into a small buffer), and
-        // the buffer grows once, to the text's size.
-        let tail = s.slice(read as u32, units as u32);
-        let size = written.saturating_add(utf8_size(encoder, &tail)?);
-        if size > max_bytes {
-            return Ok(Ok(Copied::TooLarge(size)));
-        }
+    let (mut read, mut written) = encode(encoder, s, &mut buf)?;
+    let mut grown = false;
+    while read < units {
+        // Not ASCII: the buffer grows by what the rest needs at the bytes per unit so far
+        // (and an eighth more), or the second time by three a unit, the most it can need,
+        // and the rest is encoded into it: each unit is encoded once, the buffer grows at
+        // most twice. (Here the text cannot be over the limit: one that could was measured.)
+        let rest = units - read;
+        let at_rate = (rest as u64).saturating_mul(written as u64) / (read.max(1) as u64);
+        let at_rate = usize::try_from(at_rate).unwrap_or(usize::MAX).saturating_add(rest / 8 + 16);
+        let estimate = if grown { rest.saturating_mul(3) } else { at_rate.min(rest.saturating_mul(3)) };
+        grown = true;
         buf.truncate(written);
-        if let Err(bytes) = grow(&mut buf, size) {
+        if let Err(bytes) = grow(&mut buf, written.saturating_add(estimate).min(max_bytes)) {
             return Ok(Err(out_of_memory(name, bytes)));
         }
+        let tail = s.slice(read as u32, units as u32);
         let (r, w) = encode(encoder, &tail, buf.get_mut(written..).unwrap_or_default())?;
-        if r != units - read {
+        if r == 0 {
             return Err(JsValue::UNDEFINED);
         }
+        read += r;
         written += w;
+    }
+    if written > max_bytes {
+        return Ok(Ok(Copied::TooLarge(written)));
     }
     buf.truncate(written);
     if buf.capacity() > written + written / 8 {

@@ -126,27 +126,28 @@ test("text with a real U+FFFD gets its verdict, and a lone surrogate is still re
 });
 
 test("without String.prototype.isWellFormed the check asks the host once per U+FFFD, not once per character", () => {
-  // In a child process whose host lacks isWellFormed: count String.prototype.charCodeAt
+  // In a child process whose host lacks isWellFormed: count String.prototype.indexOf
   // calls for one text and for one 33 times longer, each with one U+FFFD.
   const script = `
     delete String.prototype.isWellFormed;
-    const charCodeAt = String.prototype.charCodeAt;
+    const indexOf = String.prototype.indexOf;
     let calls = 0;
-    String.prototype.charCodeAt = function (i) { calls++; return charCodeAt.call(this, i); };
+    String.prototype.indexOf = function (s, i) { calls++; return indexOf.call(this, s, i); };
     const ec = require(${JSON.stringify(join(PKG, "node", "evidence_check.js"))});
     const specs = ${JSON.stringify(specs)}, scope = ${JSON.stringify(scope)};
     const store = new ec.EvidenceStore(specs, { now: ${JSON.stringify(NOW)}, policy: "documents" });
     const unit = "中 The 𝒳 tool keeps 64 entries; works offline 😀 here.\\r\\n";
     const count = (n) => { const t = unit.repeat(n) + "\\ufffd" + unit.repeat(n); calls = 0; store.ingest(scope, "plan_b", t); return calls; };
     const refused = (t) => { try { store.ingest(scope, "plan_b", t); return "accepted"; } catch (e) { return e.code; } };
-    console.log(JSON.stringify({ small: count(300), large: count(10000), lone: ["😀\\ufffd\\ud800", "\\ud800\\ufffd", "𝒳\\udc00"].map(refused), real: refused("😀\\ufffd𝒳") }));`;
+    const many = "\\ufffd".repeat(40);
+    console.log(JSON.stringify({ small: count(300), large: count(10000), lone: ["😀\\ufffd\\ud800", "\\ud800\\ufffd", "𝒳\\udc00", many + "\\ud800" + many].map(refused), real: [refused("😀\\ufffd𝒳"), refused(many + "𝒳" + many)] }));`;
   const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.ok(out.small > 0, "the fallback path asked the host");
   assert.equal(out.large, out.small, "host calls grew with the text's length");
-  assert.deepEqual(out.lone, ["invalid_unicode", "invalid_unicode", "invalid_unicode"]);
-  assert.equal(out.real, "accepted");
+  assert.deepEqual(out.lone, ["invalid_unicode", "invalid_unicode", "invalid_unicode", "invalid_unicode"]);
+  assert.deepEqual(out.real, ["accepted", "accepted"]);
 });
 
 test("hostile JSON: duplicate keys, floats, huge and negative numbers", () => {

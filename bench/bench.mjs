@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -224,15 +224,33 @@ const cliStream = (b, input, jobs, dir) => timedChild(join(b.pkg, "bin", "cli.mj
 /** The same work as a plain loop in one process (bench/plain-loop.mjs). */
 const plainLoop = (b, input, dir) => timedChild(join(ROOT, "bench", "plain-loop.mjs"), [b.pkg, NOW, "documents"], input, dir, `${b.name} plain loop`);
 
+/**
+ * W3's input, `n` lines of `w.vary(1_000_000 + i)`, written once to target/ and read from
+ * there by every run (stdin redirected from the file: no feeding process shares the cores);
+ * written again when none has its name (the count and a digest of the first line).
+ */
+function w3Input(w, n) {
+  const dir = join(ROOT, "target", "bench-w3");
+  const digest = createHash("sha256").update(w.vary(1_000_000)).digest("hex").slice(0, 12);
+  const input = join(dir, `${n}-${digest}.jsonl`);
+  if (existsSync(input)) return input;
+  mkdirSync(dir, { recursive: true });
+  // Inputs of an earlier generator go (a quick run's and a full run's of this one stay).
+  for (const f of readdirSync(dir)) if (!f.endsWith(`-${digest}.jsonl`)) rmSync(join(dir, f), { force: true });
+  const partial = `${input}.partial`;
+  const fd = openSync(partial, "w");
+  for (let i = 0; i < n; i++) writeSync(fd, w.vary(1_000_000 + i) + "\n");
+  closeSync(fd);
+  renameSync(partial, input);
+  return input;
+}
+
 async function w3() {
   const n = QUICK ? 200 : 5000;
   const w = reportBundle();
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-w3-"));
-  const input = join(dir, "in.jsonl");
-  const fd = openSync(input, "w");
-  for (let i = 0; i < n; i++) writeSync(fd, w.vary(1_000_000 + i) + "\n");
-  closeSync(fd);
-  const out = { bundles: n, input_mib: (Buffer.byteLength(w.vary(0)) + 1) * n / 2 ** 20 };
+  const input = w3Input(w, n);
+  const out = { bundles: n, input_mib: (Buffer.byteLength(w.vary(0)) + 1) * n / 2 ** 20, feeder: "a file on disk as stdin (no feeding process)" };
   // Each round runs every build's --jobs 2, --jobs 1 and plain loop, the order flipping each round.
   const rounds = QUICK ? 1 : 3;
   const runs = {};
@@ -244,18 +262,23 @@ async function w3() {
         const x = kind === "loop" ? await plainLoop(b, input, dir) : await cliStream(b, input, kind, dir);
         if (x.lines !== n || x.invalid) throw new Error(`W3 ${b.name} ${kind}: ${x.lines} result lines for ${n} bundles, ${x.invalid} not needs_review`);
         (runs[`${b.name}/${kind}`] ??= []).push(x);
-        log(`  W3 ${b.name} ${kind === "loop" ? "plain loop" : `--jobs ${kind}`}: ${(n / x.seconds).toFixed(0)} bundles/s, CPU ${x.cpu_s.toFixed(2)} s, ${x.rss_mib.toFixed(0)} MiB, load ${loadavg()[0].toFixed(1)}`);
+        x.load = loadavg()[0];
+        log(`  W3 ${b.name} ${kind === "loop" ? "plain loop" : `--jobs ${kind}`}: ${(n / x.seconds).toFixed(0)} bundles/s, CPU ${x.cpu_s.toFixed(2)} s (${((x.cpu_s / n) * 1000).toFixed(3)} ms a bundle), ${x.rss_mib.toFixed(0)} MiB, load ${x.load.toFixed(1)}`);
       }
     }
   }
   rmSync(dir, { recursive: true, force: true });
   for (const [key, xs] of Object.entries(runs)) {
-    out[key] = { bundles_per_sec: median(xs.map((x) => n / x.seconds)), cpu_s: median(xs.map((x) => x.cpu_s)), peak_rss_mib: Math.max(...xs.map((x) => x.rss_mib)) };
+    out[key] = {
+      bundles_per_sec: median(xs.map((x) => n / x.seconds)), cpu_s: median(xs.map((x) => x.cpu_s)), cpu_ms_per_bundle: median(xs.map((x) => (x.cpu_s / n) * 1000)),
+      peak_rss_mib: Math.max(...xs.map((x) => x.rss_mib)), load: xs.map((x) => +x.load.toFixed(2)),
+    };
   }
   // Paired ratios: the median of each round's ratio.
   const paired = (a, b, f) => median(runs[a].map((x, r) => f(x) / f(runs[b][r])));
   for (const b of builds) {
     out[`${b.name}/speedup`] = paired(`${b.name}/1`, `${b.name}/2`, (x) => x.seconds);
+    out[`${b.name}/vs_loop`] = paired(`${b.name}/loop`, `${b.name}/2`, (x) => x.seconds);
     out[`${b.name}/cpu_vs_loop`] = { 2: paired(`${b.name}/2`, `${b.name}/loop`, (x) => x.cpu_s), 1: paired(`${b.name}/1`, `${b.name}/loop`, (x) => x.cpu_s) };
   }
   if (baseline) for (const jobs of [2, 1]) out[`vs_baseline/${jobs}`] = out[`this/${jobs}`].bundles_per_sec / out[`baseline/${jobs}`].bundles_per_sec;
@@ -502,7 +525,9 @@ const rows = [
     ["W3 --jobs 1, bundles/s", side((n) => f(r3[`${n}/1`].bundles_per_sec, 0)), ""],
     ["W3 --jobs 2 / --jobs 1, bundles/s (paired rounds)", side((n) => `${f(r3[`${n}/speedup`], 2)}×`), "≥ 1.8×"],
     ["W3 peak RSS, --jobs 2 / --jobs 1", side((n) => `${f(r3[`${n}/2`].peak_rss_mib, 0)} / ${f(r3[`${n}/1`].peak_rss_mib, 0)} MiB`), ""],
+    ["W3 --jobs 2 / the plain loop (one thread), bundles/s (paired rounds)", side((n) => `${f(r3[`${n}/vs_loop`], 2)}×`), ""],
     ["W3 CPU (user + sys), --jobs 2 / --jobs 1 / a plain loop, s", side((n) => `${f(r3[`${n}/2`].cpu_s, 2)} / ${f(r3[`${n}/1`].cpu_s, 2)} / ${f(r3[`${n}/loop`].cpu_s, 2)}`), ""],
+    ["W3 CPU a bundle, --jobs 2 / --jobs 1 / a plain loop, ms (stdin a file: no feeder)", side((n) => `${f(r3[`${n}/2`].cpu_ms_per_bundle, 3)} / ${f(r3[`${n}/1`].cpu_ms_per_bundle, 3)} / ${f(r3[`${n}/loop`].cpu_ms_per_bundle, 3)}`), ""],
     ["W3 CPU of check - --jobs 2 / the plain loop", side((n) => `${f(r3[`${n}/cpu_vs_loop`][2], 2)}×`), "≤ 1.15×"],
     ["W3 CPU of check - --jobs 1 / the plain loop", side((n) => `${f(r3[`${n}/cpu_vs_loop`][1], 2)}×`), ""],
   ] : []),

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use crate::assess::{check_detailed, Assessment, CheckOptions, ReviewMode};
 use crate::clock::Clock;
-use crate::json::join;
+use crate::json::{join, Node};
 use crate::contract::Checker;
 use crate::rules::{ANY_STRING, IDENTIFIER};
 use crate::contract::{rule, Contract, Report, Scope, SourceSpec};
@@ -41,7 +41,7 @@ impl BundleSource {
 
 impl Contract for BundleSource {
     const SUBJECT: &'static str = "bundle_source";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let spec = c.required(m, path, "spec").and_then(|s| SourceSpec::check(c, s, &join(path, "spec")));
@@ -82,7 +82,7 @@ impl Bundle {
 
 impl Contract for Bundle {
     const SUBJECT: &'static str = "bundle";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));
@@ -533,7 +533,7 @@ impl ImportNote {
 
 impl Contract for ImportNote {
     const SUBJECT: &'static str = "import_note";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let importer = c.literal_field(m, path, "importer", &note_rule::IMPORTERS);

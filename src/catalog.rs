@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::json::join;
+use crate::json::{join, Node};
 use crate::rules::sized;
 use crate::contract::Checker;
 use crate::contract::Contract;
@@ -201,7 +201,7 @@ impl DocumentCatalog {
 
 impl Contract for CatalogEntry {
     const SUBJECT: &'static str = "catalog_entry";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["id", "title", "body", "sha256"])?;
         let doc = Document::fields(c, m, path);
@@ -216,7 +216,7 @@ impl Contract for CatalogEntry {
 
 impl Contract for CatalogJson {
     const SUBJECT: &'static str = "catalog";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["documents"])?;
         let dp = join(path, "documents");

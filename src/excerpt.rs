@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::json::join;
+use crate::json::{join, Node, Object};
 use crate::rules::{sized, IDENTIFIER};
 use crate::contract::Checker;
 use crate::contract::Contract;
@@ -35,7 +35,7 @@ impl Document {
 
 impl Contract for Document {
     const SUBJECT: &'static str = "document";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let m = c.object(v, path, &["id", "title", "body"])?;
         Document::fields(c, m, path)
     }
@@ -43,7 +43,7 @@ impl Contract for Document {
 
 impl Document {
     /// The document's fields of an object already checked for unknown keys.
-    pub(crate) fn fields(c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str) -> Option<Document> {
+    pub(crate) fn fields(c: &mut Checker, m: Object<'_>, path: &str) -> Option<Document> {
         let before = c.count();
         let id = c.string_field(m, path, "id", &IDENTIFIER);
         let title = c.string_field(m, path, "title", &sized(0, 1000));
@@ -83,7 +83,7 @@ pub struct ExcerptClaim {
 
 impl Contract for ExcerptClaim {
     const SUBJECT: &'static str = "excerpt_claim";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["item_id", "sha256", "line", "quote", "text"])?;
         let any = sized(0, usize::MAX);

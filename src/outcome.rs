@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::join;
+use crate::json::{join, Node, Object, Tape};
 use crate::rules::{sized, IDENTIFIER};
 use crate::contract::Checker;
 use crate::contract::Contract;
@@ -38,16 +38,16 @@ pub struct Task {
     pub quantity: Option<u64>,
 }
 
-fn opt<T>(c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str, key: &str, f: impl FnOnce(&mut Checker, &Value, &str) -> Option<T>) -> Option<Option<T>> {
+fn opt<T>(c: &mut Checker, m: Object<'_>, path: &str, key: &str, f: impl FnOnce(&mut Checker, Node<'_>, &str) -> Option<T>) -> Option<Option<T>> {
     match m.get(key) {
-        None | Some(Value::Null) => Some(None),
-        Some(v) => f(c, v, &join(path, key)).map(Some),
+        Some(v) if !v.is_null() => f(c, v, &join(path, key)).map(Some),
+        _ => Some(None),
     }
 }
 
 impl Contract for Task {
     const SUBJECT: &'static str = "task";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["task_id", "kind", "item_id", "quantity"])?;
         let task_id = c.string_field(m, path, "task_id", &IDENTIFIER);
@@ -85,7 +85,7 @@ pub enum ReserveResult {
 
 impl Contract for ReserveResult {
     const SUBJECT: &'static str = "reserve_result";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let m = c.object(v, path, &["status", "item_id", "quantity", "remaining", "revision", "receipt", "requested", "available", "reason"])?;
         let status = c.literal_field(m, path, "status", &[("reserved", 0u8), ("insufficient", 1), ("denied", 2)])?;
         let before = c.count();
@@ -94,7 +94,7 @@ impl Contract for ReserveResult {
             1 => &["status", "item_id", "requested", "available"],
             _ => &["status", "item_id", "reason"],
         };
-        for key in m.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        for key in m.keys().filter(|k| !allowed.contains(k)) {
             c.push(&join(path, key), ViolationCode::ExtraField, format!("Extra inputs are not permitted for status {}", ["reserved", "insufficient", "denied"].get(usize::from(status)).unwrap_or(&"")));
         }
         let item_id = c.string_field(m, path, "item_id", &IDENTIFIER);
@@ -145,7 +145,7 @@ pub enum Observation {
 
 impl Contract for Observation {
     const SUBJECT: &'static str = "observation";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let m = c.object(v, path, &["tool", "query", "hits", "document", "request", "result"])?;
         let tool = c.literal_field(m, path, "tool", &[("search", 0u8), ("document", 1), ("reserve", 2)])?;
         let before = c.count();
@@ -154,7 +154,7 @@ impl Contract for Observation {
             1 => &["tool", "document"],
             _ => &["tool", "request", "result"],
         };
-        for key in m.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        for key in m.keys().filter(|k| !allowed.contains(k)) {
             c.push(&join(path, key), ViolationCode::ExtraField, "Extra inputs are not permitted for this tool");
         }
         let out = match tool {
@@ -198,7 +198,7 @@ pub struct Finish {
 
 impl Contract for Finish {
     const SUBJECT: &'static str = "finish";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["status", "claims", "text"])?;
         let status = c.literal_field(m, path, "status", &AnswerStatus::ALL);
@@ -549,7 +549,7 @@ pub struct Expected {
 
 impl Contract for Expected {
     const SUBJECT: &'static str = "expected";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["status", "ledger", "remaining", "item_id", "quantity"])?;
         let status = c.string_field(m, path, "status", &sized(1, 64));
@@ -585,7 +585,7 @@ pub struct Effects {
 
 impl Contract for Effects {
     const SUBJECT: &'static str = "effects";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["ledger", "remaining", "stock_before", "observations", "task"])?;
         let ledger = c.int_field(m, path, "ledger", 0);
@@ -711,8 +711,9 @@ impl Graded {
     /// `trusted` (no catalogue to recompute it from).
     pub fn from_outcome_value(v: &Value, trusted: bool) -> Result<Graded, ContractError> {
         let mut c = Checker::default();
-        let flag = |c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str, key: &str| match m.get(key) {
-            Some(Value::Bool(b)) => Some(*b),
+        let node = Tape::from_value(v);
+        let flag = |c: &mut Checker, m: Object<'_>, path: &str, key: &str| match m.get(key).and_then(Node::as_bool) {
+            Some(b) => Some(b),
             _ => {
                 c.push(&join(path, key), ViolationCode::WrongType, "Input should be a boolean");
                 None
@@ -720,7 +721,7 @@ impl Graded {
         };
         let any = sized(0, usize::MAX);
         let graded = (|| {
-            let Value::Object(m) = v else {
+            let Some(m) = node.root().as_object() else {
                 c.push("", ViolationCode::WrongType, "Input should be an object");
                 return None;
             };
@@ -729,22 +730,22 @@ impl Graded {
             let item_id = opt(&mut c, m, "", "item_id", |c, v, p| c.string(v, p, &any));
             let receipt = opt(&mut c, m, "", "receipt", |c, v, p| c.string(v, p, &any));
             let recovery_key = opt(&mut c, m, "", "recovery_key", |c, v, p| c.string(v, p, &any));
-            let claims = match m.get("claims") {
+            let claims = match v.get("claims") {
                 None | Some(Value::Null) => Some(Vec::new()),
                 Some(v) => claims_from_value(v).map_err(|e| prefix(&mut c, e, "/claims")).ok(),
             };
-            let observations = match m.get("observations") {
+            let observations = match v.get("observations") {
                 None | Some(Value::Null) => Some(None),
                 Some(v) => observations_from_value(v).map(Some).map_err(|e| prefix(&mut c, e, "/observations")).ok(),
             };
-            let evaluation = match m.get("evaluation") {
-                Some(Value::Object(e)) => {
+            let evaluation = match m.get("evaluation").map(|e| (e.is_null(), e.as_object())) {
+                Some((_, Some(e))) => {
                     let support_pass = flag(&mut c, e, "/evaluation", "support_pass");
                     let completeness_pass = flag(&mut c, e, "/evaluation", "completeness_pass");
                     let duplicates_pass = flag(&mut c, e, "/evaluation", "duplicates_pass");
                     Some(Some(OwnEvaluation { support_pass: support_pass?, completeness_pass: completeness_pass?, duplicates_pass: duplicates_pass? }))
                 }
-                None | Some(Value::Null) if !trusted => Some(None),
+                None | Some((true, _)) if !trusted => Some(None),
                 _ => {
                     c.push("/evaluation", ViolationCode::WrongType, "Input should be an object (without a catalogue the grade reads the outcome's own evaluation)");
                     None

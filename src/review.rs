@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::clock::Clock;
 use crate::rules::{is_blank, DIGEST};
-use crate::json::join;
+use crate::json::{join, Node};
 use crate::contract::Checker;
 use crate::contract::{rule, Contract, Report, Scope};
 use crate::digest::{report_digest, WriteCanonical};
@@ -143,7 +143,7 @@ impl Review {
 
 impl Contract for Review {
     const SUBJECT: &'static str = "review";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let scope = c.required(m, path, "scope").and_then(|s| Scope::check(c, s, &join(path, "scope")));

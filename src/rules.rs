@@ -1,9 +1,7 @@
 //! The string rules of the contracts and their patterns (identifiers, filenames,
-//! digests, lengths in code points), and the checks of one JSON value against a rule.
-//! No coercion: a value of the wrong JSON type is an error. They know no policy: the
-//! policy (above) picks the rules, the contract's checker (above it) applies them.
-
-use serde_json::Value;
+//! digests, lengths in code points), checked on a field's text or number. They know no
+//! policy and no JSON: the policy (above) picks the rules, the contract's checker (above
+//! it) applies them to the values it reads, with no coercion.
 
 use crate::error::ViolationCode;
 use crate::visible::is_python_space;
@@ -73,28 +71,8 @@ pub const fn sized(min: usize, max: usize) -> StrRule {
 }
 pub const ANY_STRING: StrRule = sized(0, usize::MAX);
 
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number with a fraction or exponent",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A failed check: its code and message, placed at a path by the caller.
 pub type Fault = (ViolationCode, String);
-
-pub(crate) fn string_value(v: &Value, rule: &StrRule) -> Result<String, Fault> {
-    let Value::String(s) = v else {
-        return Err((ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v))));
-    };
-    check_str(s, rule)?;
-    Ok(s.clone())
-}
 
 /// The rule of a string field on its text (both readers call it): its length in code
 /// points, then its pattern.
@@ -119,24 +97,12 @@ pub fn check_str(s: &str, rule: &StrRule) -> Result<(), Fault> {
     Ok(())
 }
 
-pub(crate) fn int_value(v: &Value, min: u64) -> Result<u64, Fault> {
-    match v {
-        Value::Number(n) if n.is_u64() => check_int(n.as_u64(), min),
-        Value::Number(n) if n.is_i64() => check_int(None, min),
-        _ => Err((ViolationCode::WrongType, format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)))),
-    }
-}
-
 /// The rule of a whole-number field on its value (`None`: a negative number).
 pub fn check_int(n: Option<u64>, min: u64) -> Result<u64, Fault> {
     match n {
         Some(n) if n >= min => Ok(n),
         _ => Err((ViolationCode::TooSmall, format!("Input should be greater than or equal to {min}"))),
     }
-}
-
-pub(crate) fn literal_value<T: Copy>(v: &Value, options: &[(&str, T)]) -> Result<T, Fault> {
-    check_literal(v.as_str(), options)
 }
 
 /// The rule of a literal field on its text (`None`: not a string).

@@ -199,6 +199,28 @@ fn list_limits() {
     assert_eq!(violations(r), vec![("/claims".to_owned(), "too_short".to_owned())]);
 }
 
+/// A duplicate key is refused wherever it is: in a small object and past the first keys
+/// of a large one, and when one of the two is written with an escape.
+#[test]
+fn json_text_duplicate_keys_in_large_objects_and_escaped() {
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+    for (text, key) in [
+        (format!("{{{}, \"k3\": 0}}", many.join(", ")), "k3"),
+        (format!("{{{}, \"k\\u0033\": 0}}", many.join(", ")), "k3"),
+        (format!("{{{}, \"k39\": 0}}", many.join(", ")), "k39"),
+        (r#"{"title": "a", "t\u0069tle": "b", "claims": []}"#.to_owned(), "title"),
+    ] {
+        let e = read_json::<Report>(&text, &Default::default()).unwrap_err();
+        assert_eq!(e.violations[0].code.code(), "duplicate_key", "{text}");
+        assert!(e.violations[0].message.starts_with(&format!("duplicate key `{key}` at line 1 column ")), "{}", e.violations[0].message);
+    }
+    // Forty distinct keys are not a duplicate: the report's own violations are listed, the
+    // unknown fields in the order of their keys.
+    let e = read_json::<Report>(&format!("{{{}}}", many.join(", ")), &Default::default()).unwrap_err();
+    assert_eq!(e.violations[0].code.code(), "extra_field");
+    assert_eq!((e.violations[0].path.as_str(), e.violations[1].path.as_str(), e.violations[2].path.as_str()), ("/k0", "/k1", "/k10"));
+}
+
 #[test]
 fn json_text_duplicate_keys_and_size_limit() {
     let e = read_json::<Report>(r#"{"title": "a", "title": "b", "claims": []}"#, &Default::default()).unwrap_err();

@@ -189,3 +189,101 @@ fn the_presets_hold_at_most_a_quarter_of_wasm32_memory() {
         assert!(p.max_input_bytes.max(p.max_source_bytes) <= p.max_store_bytes / 4);
     }
 }
+
+// ---- bundles of many small objects: the reader's tree is a few bytes per byte of input ----
+
+/// A bundle of about `bytes` bytes of JSON text in one of the shapes of many small
+/// objects (under `documents`): `citations` (32 a claim, 160 bytes each), `reviews` (190
+/// bytes each), `claims` (no citations), `sources` (tiny texts, one citation each), and
+/// two the reader must visit before the check refuses them: `nested` (each claim an array
+/// of arrays) and `objects` (each claim an object of objects).
+fn small_objects(shape: &str, bytes: usize) -> String {
+    let content = "abcdefghij".repeat(1000);
+    let digest = evidence_check::digest::digest_text(&content);
+    let source = |id: &str, content: &str| format!(r#"{{"spec":{{"source_id":"{id}","title":"T","locator":"L","filename":"{id}.md","kind":"public"}},"content":"{content}"}}"#);
+    let cite = |id: &str, src: &str, d: &str, j: usize| format!(r#"{{"citation_id":"{id}","ref":{{"source_id":"{src}","revision":1,"digest":"{d}"}},"start":{j},"end":{},"quote":"{}"}}"#, j + 1, &content[j..j + 1]);
+    let claim = |k: usize, citations: &[String]| format!(r#"{{"claim_id":"k{k}","text":"claim","kind":"fact","citations":[{}]}}"#, citations.join(","));
+    let bundle = |sources: &[String], claims: &[String], reviews: &[String]| {
+        format!(r#"{{"scope":{{"tenant_id":"t","user_id":"u"}},"sources":[{}],"report":{{"title":"R","claims":[{}]}},"reviews":[{}]}}"#, sources.join(","), claims.join(","), reviews.join(","))
+    };
+    let one = || vec![source("s", &content)];
+    match shape {
+        "citations" => {
+            let n = bytes / 160;
+            let claims: Vec<String> = (0..n.div_ceil(32)).map(|k| claim(k, &(0..32.min(n - 32 * k)).map(|j| cite(&format!("c{k}_{j}"), "s", &digest, j)).collect::<Vec<_>>())).collect();
+            bundle(&one(), &claims, &[])
+        }
+        "reviews" => {
+            let review = format!(r#"{{"scope":{{"tenant_id":"t","user_id":"u"}},"report_digest":"{}","claim_id":"k0","verdict":"supported","note":"n","reviewed_at":"{NOW_TEXT}"}}"#, "0".repeat(64));
+            bundle(&one(), &[claim(0, &[cite("c", "s", &digest, 0)])], &vec![review; bytes / 190])
+        }
+        "claims" => bundle(&one(), &(0..bytes / 48).map(|k| claim(k, &[])).collect::<Vec<_>>(), &[]),
+        "sources" => {
+            let n = bytes / 250;
+            let d = evidence_check::digest::digest_text("ab");
+            let sources: Vec<String> = (0..n).map(|i| source(&format!("s{i}"), "ab")).collect();
+            let claims: Vec<String> = (0..n).map(|i| claim(i, &[format!(r#"{{"citation_id":"c{i}","ref":{{"source_id":"s{i}","revision":1,"digest":"{d}"}},"start":0,"end":1,"quote":"a"}}"#)])).collect();
+            bundle(&sources, &claims, &[])
+        }
+        "nested" => bundle(&one(), &vec!["[[[[[[[[]]]]]]]]".to_owned(); bytes / 17], &[]),
+        "objects" => bundle(&one(), &vec![r#"{"a":{"b":{"c":{}}}}"#.to_owned(); bytes / 21], &[]),
+        _ => unreachable!(),
+    }
+}
+
+/// The most bytes held at once while a bundle's text is read and checked as the binding
+/// does it: a copy of the text (the binding's), dropped once the bundle is read.
+fn check_peak(text: &str) -> (String, usize) {
+    use evidence_check::bundle::{check_read, read_for_check, BundleOptions};
+    let options = BundleOptions { policy: Policy::documents(), render: false, ..BundleOptions::new(Clock::fixed(NOW_TEXT).unwrap()) };
+    peak_of(|| {
+        let copy = text.to_owned();
+        let read = read_for_check(&copy, &options.policy);
+        drop(copy);
+        match read {
+            Ok(read) => check_read(read, &options).map_or_else(|e| e.code().to_owned(), |r| format!("{:?}", r.assessment.status)),
+            Err(e) => e.violations.first().map_or_else(String::new, |v| v.code.code().to_owned()),
+        }
+    })
+}
+
+/// The multiple of the input that a check of many small objects may take, and the
+/// constant beside it (docs/security.md, "Peak memory").
+const SMALL_OBJECTS_MULTIPLE: f64 = 4.0;
+const SMALL_OBJECTS_CONSTANT: usize = 2 << 20;
+/// Reviews that are each an issue of the assessment (here stale, all of one claim) take
+/// what the issues take: each holds its message and both digests.
+const REVIEW_ISSUES_MULTIPLE: f64 = 10.0;
+
+/// Checks `shape` at about 2 and 4 MiB: the peak of each is at most `multiple` times the
+/// input plus the constant, and so is what each added byte took.
+fn small_objects_within(shape: &str, multiple: f64) {
+    const MIB: usize = 1 << 20;
+    let runs: Vec<(usize, usize, String)> = [2 * MIB, 4 * MIB]
+        .into_iter()
+        .map(|bytes| {
+            let text = small_objects(shape, bytes);
+            let (result, peak) = check_peak(&text);
+            (text.len(), peak, result)
+        })
+        .collect();
+    let [(n, a, ra), (m, b, rb)] = [&runs[0], &runs[1]].map(Clone::clone);
+    let slope = (b as f64 - a as f64) / (m as f64 - n as f64);
+    println!("{shape}: {n} bytes -> {a} ({:.2}x, {ra}), {m} -> {b} ({:.2}x, {rb}); slope {slope:.2}", a as f64 / n as f64, b as f64 / m as f64);
+    for (input, peak) in [(n, a), (m, b)] {
+        assert!(peak as f64 <= multiple * input as f64 + SMALL_OBJECTS_CONSTANT as f64, "{shape}: {peak} bytes for {input} bytes of input");
+    }
+    assert!(slope <= multiple, "{shape}: each added byte took {slope:.2}");
+}
+
+#[test]
+fn many_small_objects_take_at_most_four_times_their_size() {
+    for shape in ["citations", "claims", "sources", "nested", "objects"] {
+        small_objects_within(shape, SMALL_OBJECTS_MULTIPLE);
+    }
+}
+
+#[test]
+fn reviews_that_are_each_an_issue_take_what_the_issues_take() {
+    small_objects_within("reviews", REVIEW_ISSUES_MULTIPLE);
+}

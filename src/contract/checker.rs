@@ -1,12 +1,11 @@
 //! The checker of a contract: it walks a JSON value under a policy and collects every
 //! violation with its JSON path.
 
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 use crate::error::{Violation, ViolationCode};
-use crate::json::{join, join_index};
-use crate::rules::{int_value, literal_value, string_value, type_name, Fault, StrRule};
+use crate::json::{join, join_index, Kind, Node, Object};
+use crate::rules::{check_int, check_literal, check_str, Fault, StrRule};
 
 /// At most this many violations are listed; one more entry counts the rest.
 pub const MAX_VIOLATIONS: usize = 100;
@@ -69,14 +68,17 @@ impl Checker {
         self.violations.len().min(MAX_VIOLATIONS) + self.unlisted
     }
 
-    /// An object with only the given fields; each unknown field is a violation.
-    pub fn object<'v>(&mut self, v: &'v Value, path: &str, fields: &[&str]) -> Option<&'v Map<String, Value>> {
-        let Value::Object(map) = v else {
+    /// An object with only the given fields; each unknown field is a violation, in the
+    /// order of their keys.
+    pub fn object<'t>(&mut self, v: Node<'t>, path: &str, fields: &[&str]) -> Option<Object<'t>> {
+        let Some(map) = v.as_object() else {
             self.push(path, ViolationCode::WrongType, format!("Input should be an object, not {}", type_name(v)));
             return None;
         };
-        for key in map.keys() {
-            if !fields.contains(&key.as_str()) {
+        if map.keys_in_text_order().any(|k| !fields.contains(&k)) {
+            let mut unknown: Vec<&str> = map.keys_in_text_order().filter(|k| !fields.contains(k)).collect();
+            unknown.sort_unstable();
+            for key in unknown {
                 self.push(&join(path, key), ViolationCode::ExtraField, "Extra inputs are not permitted");
             }
         }
@@ -84,7 +86,7 @@ impl Checker {
     }
 
     /// A required field.
-    pub fn required<'v>(&mut self, map: &'v Map<String, Value>, path: &str, key: &str) -> Option<&'v Value> {
+    pub fn required<'t>(&mut self, map: Object<'t>, path: &str, key: &str) -> Option<Node<'t>> {
         let found = map.get(key);
         if found.is_none() {
             self.push(&join(path, key), ViolationCode::Missing, "Field required");
@@ -92,7 +94,7 @@ impl Checker {
         found
     }
 
-    pub fn string(&mut self, v: &Value, path: &str, rule: &StrRule) -> Option<String> {
+    pub fn string(&mut self, v: Node<'_>, path: &str, rule: &StrRule) -> Option<String> {
         self.report(path, string_value(v, rule))
     }
 
@@ -107,34 +109,34 @@ impl Checker {
     }
 
     /// A field that defaults when absent.
-    pub fn string_or(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
+    pub fn string_or(&mut self, map: Object<'_>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
         match map.get(key) {
             Some(v) => self.report_at(path, key, string_value(v, rule)),
             None => Some(String::new()),
         }
     }
 
-    pub fn string_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
+    pub fn string_field(&mut self, map: Object<'_>, path: &str, key: &str, rule: &StrRule) -> Option<String> {
         let v = self.required(map, path, key)?;
         self.report_at(path, key, string_value(v, rule))
     }
 
     /// A whole number, at least `min`. Floats, booleans and strings are refused.
-    pub fn int(&mut self, v: &Value, path: &str, min: u64) -> Option<u64> {
+    pub fn int(&mut self, v: Node<'_>, path: &str, min: u64) -> Option<u64> {
         self.report(path, int_value(v, min))
     }
 
-    pub fn int_field(&mut self, map: &Map<String, Value>, path: &str, key: &str, min: u64) -> Option<u64> {
+    pub fn int_field(&mut self, map: Object<'_>, path: &str, key: &str, min: u64) -> Option<u64> {
         let v = self.required(map, path, key)?;
         self.report_at(path, key, int_value(v, min))
     }
 
     /// One of the given string literals.
-    pub fn literal<T: Copy>(&mut self, v: &Value, path: &str, options: &[(&str, T)]) -> Option<T> {
+    pub fn literal<T: Copy>(&mut self, v: Node<'_>, path: &str, options: &[(&str, T)]) -> Option<T> {
         self.report(path, literal_value(v, options))
     }
 
-    pub fn literal_field<T: Copy>(&mut self, map: &Map<String, Value>, path: &str, key: &str, options: &[(&str, T)]) -> Option<T> {
+    pub fn literal_field<T: Copy>(&mut self, map: Object<'_>, path: &str, key: &str, options: &[(&str, T)]) -> Option<T> {
         let v = self.required(map, path, key)?;
         self.report_at(path, key, literal_value(v, options))
     }
@@ -147,13 +149,13 @@ impl Checker {
     /// items, so neither the work nor the list of violations grows with the input.
     pub fn list<T>(
         &mut self,
-        v: &Value,
+        v: Node<'_>,
         path: &str,
         min: usize,
         max: usize,
-        mut item: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+        mut item: impl FnMut(&mut Self, Node<'_>, &str) -> Option<T>,
     ) -> Option<Vec<T>> {
-        let Value::Array(items) = v else {
+        let Some(items) = v.as_array() else {
             self.push(path, ViolationCode::WrongType, format!("Input should be an array, not {}", type_name(v)));
             return None;
         };
@@ -185,15 +187,51 @@ impl Checker {
     /// An optional list field (absent means empty).
     pub fn list_or<T>(
         &mut self,
-        map: &Map<String, Value>,
+        map: Object<'_>,
         path: &str,
         key: &str,
         max: usize,
-        item: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+        item: impl FnMut(&mut Self, Node<'_>, &str) -> Option<T>,
     ) -> Option<Vec<T>> {
         match map.get(key) {
             Some(v) => self.list(v, &join(path, key), 0, max, item),
             None => Some(Vec::new()),
         }
     }
+}
+
+/// How a value is named in a type error.
+pub(crate) fn type_name(v: Node<'_>) -> &'static str {
+    match v.kind() {
+        Kind::Null => "null",
+        Kind::Bool(_) => "a boolean",
+        Kind::Number if v.is_f64() => "a number with a fraction or exponent",
+        Kind::Number => "an integer",
+        Kind::String(_) => "a string",
+        Kind::Array(_) => "an array",
+        Kind::Object(_) => "an object",
+    }
+}
+
+/// A string that keeps `rule`, copied out of the tree.
+fn string_value(v: Node<'_>, rule: &StrRule) -> Result<String, Fault> {
+    let Some(s) = v.as_str() else {
+        return Err((ViolationCode::WrongType, format!("Input should be a string, not {}", type_name(v))));
+    };
+    check_str(s, rule)?;
+    Ok(s.to_owned())
+}
+
+/// A whole number, at least `min`.
+fn int_value(v: Node<'_>, min: u64) -> Result<u64, Fault> {
+    match (v.as_u64(), v.as_i64()) {
+        (Some(n), _) => check_int(Some(n), min),
+        (None, Some(_)) => check_int(None, min),
+        _ => Err((ViolationCode::WrongType, format!("Input should be a whole number from {min} to {}, not {}", u64::MAX, type_name(v)))),
+    }
+}
+
+/// One of the string literals `options`.
+fn literal_value<T: Copy>(v: Node<'_>, options: &[(&str, T)]) -> Result<T, Fault> {
+    check_literal(v.as_str(), options)
 }

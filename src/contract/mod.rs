@@ -16,12 +16,12 @@ pub use dialect::Dialect;
 pub use crate::json;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{ContractError, ViolationCode};
 use crate::visible::is_blank;
-use crate::json::join;
+use crate::json::{join, Node, Object, Tape};
 use crate::rules::{self, sized, DIGEST};
 
 /// The rules of the contracts' fields, in one place ([`Contract::check`] through
@@ -73,7 +73,7 @@ pub trait Contract: Sized {
     const SUBJECT: &'static str;
 
     /// Checks `v`, pushing every violation (paths below `path`) into `c`.
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self>;
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self>;
 
     /// Checks a JSON value with the default limits.
     fn from_value(v: &Value) -> Result<Self, ContractError> {
@@ -82,7 +82,7 @@ pub trait Contract: Sized {
 
     /// Checks a JSON value with the given limits.
     fn from_value_with(v: &Value, limits: &Limits) -> Result<Self, ContractError> {
-        checked(v, Checker::new(limits.clone(), BTreeMap::default()), None)
+        checked(Tape::from_value(v).root(), Checker::new(limits.clone(), BTreeMap::default()), None)
     }
 
     /// Parses and checks JSON text (duplicate keys refused) with the default limits.
@@ -99,14 +99,15 @@ pub trait Contract: Sized {
 
 /// [`Contract::from_json_with`]: the one reader of JSON text into a contract type.
 fn read_checked<T: Contract>(text: &str, limits: &Limits) -> Result<T, ContractError> {
-    let read = json::read_text(text, limits.max_input_bytes, limits.values_needed(), T::SUBJECT, !limits.reference_messages).map_err(|e| with_raise_hints(e, limits))?;
+    let mut read = json::read_text(text, limits.max_input_bytes, limits.values_needed(), T::SUBJECT, !limits.reference_messages).map_err(|e| with_raise_hints(e, limits))?;
     let cut = read.truncated().then(|| read.truncation_violation());
-    checked(&read.value, Checker::new(limits.clone(), read.lengths), cut)
+    let lengths = std::mem::take(&mut read.lengths);
+    checked(read.value(), Checker::new(limits.clone(), lengths), cut)
 }
 
 /// Checks `v` with `c`; `cut` (the reader kept only part of the input) is added last, so
 /// a cut input is always refused, after the real lengths of the lists it cut were checked.
-fn checked<T: Contract>(v: &Value, mut c: Checker, cut: Option<crate::error::Violation>) -> Result<T, ContractError> {
+fn checked<T: Contract>(v: Node<'_>, mut c: Checker, cut: Option<crate::error::Violation>) -> Result<T, ContractError> {
     let t = T::check(&mut c, v, "");
     quote_only_violation(&mut c);
     if let Some(cut) = cut {
@@ -126,16 +127,16 @@ const QUOTE_ONLY_SUBJECTS: usize = 5;
 
 /// Whether a citation is a draft's quote-only one: a `source_id` and a `quote`, no range,
 /// nothing but [`DRAFT_CITATION_FIELDS`].
-fn is_quote_only(m: &serde_json::Map<String, Value>) -> bool {
-    m.contains_key("source_id") && m.contains_key("quote") && m.keys().all(|k| DRAFT_CITATION_FIELDS.contains(&k.as_str()))
+fn is_quote_only(m: Object<'_>) -> bool {
+    m.contains_key("source_id") && m.contains_key("quote") && m.keys_in_text_order().all(|k| DRAFT_CITATION_FIELDS.contains(&k))
 }
 
 /// Counts a quote-only citation at `path` (its violations are the one of
 /// [`quote_only_violation`]).
-fn note_quote_only(c: &mut Checker, m: &serde_json::Map<String, Value>, path: &str) {
+fn note_quote_only(c: &mut Checker, m: Object<'_>, path: &str) {
     c.quote_only += 1;
     if c.quote_only_subjects.len() < QUOTE_ONLY_SUBJECTS {
-        c.quote_only_subjects.push((path.to_owned(), m.get("citation_id").and_then(Value::as_str).map(str::to_owned)));
+        c.quote_only_subjects.push((path.to_owned(), m.get("citation_id").and_then(Node::as_str).map(str::to_owned)));
     }
 }
 
@@ -254,7 +255,7 @@ impl Scope {
 
 impl Contract for Scope {
     const SUBJECT: &'static str = "scope";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let rule = c.limits.scope_rule();
@@ -306,7 +307,7 @@ impl SourceKind {
     }
 
     /// Checks a `kind` against the policy's `kinds`.
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         if matches!(c.limits.kinds, crate::policy::KindRule::Any(_)) && !v.is_string() {
             // The type error, with the type's name.
             return c.string(v, path, &rules::ANY_STRING).map(|s| SourceKind::from_name(&s));
@@ -339,7 +340,7 @@ impl SourceSpec {
 
 impl Contract for SourceSpec {
     const SUBJECT: &'static str = "source_spec";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
@@ -368,7 +369,7 @@ impl SourceRef {
 
 impl Contract for SourceRef {
     const SUBJECT: &'static str = "source_ref";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let source_id = c.string_field(m, path, "source_id", &c.limits.identifier_rule());
@@ -388,7 +389,7 @@ pub struct ReadPayload {
 
 impl Contract for ReadPayload {
     const SUBJECT: &'static str = "read_payload";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["filename", "content"])?;
         let filename = c.string_field(m, path, "filename", &c.limits.filename_rule());
@@ -410,7 +411,7 @@ pub struct ReadResult {
 
 impl Contract for ReadResult {
     const SUBJECT: &'static str = "read_result";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, &["status", "message", "data"])?;
         let status = c.literal_field(m, path, "status", &[("ok", "ok")]);
@@ -448,11 +449,11 @@ impl Citation {
 
 impl Contract for Citation {
     const SUBJECT: &'static str = "citation";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         // A draft's quote-only citation: counted, and said once for all (the reference
         // lists each missing and extra field).
-        if let Some(m) = v.as_object().filter(|m| is_quote_only(m) && !c.limits.reference_messages) {
+        if let Some(m) = v.as_object().filter(|m| is_quote_only(*m) && !c.limits.reference_messages) {
             note_quote_only(c, m, path);
             return None;
         }
@@ -519,7 +520,7 @@ impl Claim {
 
 impl Contract for Claim {
     const SUBJECT: &'static str = "claim";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let claim_id = c.string_field(m, path, "claim_id", &c.limits.identifier_rule());
@@ -552,7 +553,7 @@ impl Conflict {
 
 impl Contract for Conflict {
     const SUBJECT: &'static str = "conflict";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
         let m = c.object(v, path, Self::FIELDS)?;
         let claim_ids = c
@@ -642,9 +643,9 @@ impl Report {
 
 impl Contract for Report {
     const SUBJECT: &'static str = "report";
-    fn check(c: &mut Checker, v: &Value, path: &str) -> Option<Self> {
+    fn check(c: &mut Checker, v: Node<'_>, path: &str) -> Option<Self> {
         let before = c.count();
-        let m: &Map<String, Value> = c.object(v, path, Self::FIELDS)?;
+        let m: Object<'_> = c.object(v, path, Self::FIELDS)?;
         let title = c.string_field(m, path, "title", &rule::TITLE);
         let claims = c
             .required(m, path, "claims")
@@ -668,10 +669,11 @@ pub fn list_from_value_in<T>(
     mut c: Checker,
     v: &Value,
     subject: &'static str,
-    item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
+    item: impl FnMut(&mut Checker, Node<'_>, &str) -> Option<T>,
     whole: impl FnOnce(&mut Checker, &[T]),
 ) -> Result<Vec<T>, ContractError> {
-    let items = c.list(v, "", 0, usize::MAX, item);
+    let tape = Tape::from_value(v);
+    let items = c.list(tape.root(), "", 0, usize::MAX, item);
     if let Some(items) = &items {
         whole(&mut c, items);
     }
@@ -685,7 +687,7 @@ pub fn list_from_value_in<T>(
 pub fn list_from_value<T>(
     v: &Value,
     subject: &'static str,
-    item: impl FnMut(&mut Checker, &Value, &str) -> Option<T>,
+    item: impl FnMut(&mut Checker, Node<'_>, &str) -> Option<T>,
     whole: impl FnOnce(&mut Checker, &[T]),
 ) -> Result<Vec<T>, ContractError> {
     list_from_value_in(Checker::default(), v, subject, item, whole)

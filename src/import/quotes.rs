@@ -10,11 +10,11 @@
 //! gets a gap that says so, so the artifact shows it.
 
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::bundle::{load_sources, Bundle, BundleError, BundleOptions, BundleSource};
 use crate::rules::{is_identifier, ANY_STRING, IDENTIFIER};
-use crate::json::{join, join_index};
+use crate::json::{join, join_index, Tape};
 use crate::contract::Checker;
 use crate::contract::{Contract, Limits, Report, Scope};
 use crate::error::{ContractError, Lang};
@@ -109,7 +109,8 @@ struct Draft {
 
 fn draft_citation(c: &mut Checker, v: &Value, path: &str) -> Option<Draft> {
     let before = c.count();
-    let m: &Map<String, Value> = c.object(v, path, crate::contract::DRAFT_CITATION_FIELDS)?;
+    let tape = Tape::from_value(v);
+    let m = c.object(tape.root(), path, crate::contract::DRAFT_CITATION_FIELDS)?;
     let citation_id = m.get("citation_id").map(|v| c.string(v, &join(path, "citation_id"), &IDENTIFIER));
     let source_id = c.string_field(m, path, "source_id", &IDENTIFIER);
     let quote = c.string_field(m, path, "quote", &crate::contract::QUOTE_RULE);
@@ -258,10 +259,11 @@ pub struct LocatedBundle {
 pub fn locate_bundle(draft: &Value, options: &BundleOptions, whitespace: Whitespace) -> Result<LocatedBundle, BundleError> {
     let mut c = Checker::new(options.policy.clone(), Default::default());
     let fail = |c: Checker| BundleError::Contract(crate::contract::with_raise_hints(ContractError { subject: "draft_bundle", violations: c.violations }, &options.policy));
-    let Some(m) = c.object(draft, "", &["scope", "sources", "report", "reviews", "import_notes"]) else { return Err(fail(c)) };
+    let tape = Tape::from_value(draft);
+    let Some(m) = c.object(tape.root(), "", &["scope", "sources", "report", "reviews", "import_notes"]) else { return Err(fail(c)) };
     let scope = c.required(m, "", "scope").and_then(|s| Scope::check(&mut c, s, "/scope"));
     let sources = c.required(m, "", "sources").and_then(|s| c.list(s, "/sources", 0, usize::MAX, BundleSource::check));
-    let report = c.required(m, "", "report").cloned();
+    let report = c.required(m, "", "report").map(Value::from);
     let reviews = c.list_or(m, "", "reviews", usize::MAX, Review::check);
     let notes = c.list_or(m, "", "import_notes", usize::MAX, ImportNote::check);
     let (Some(scope), Some(sources), Some(report), Some(reviews), Some(mut import_notes)) = (scope, sources, report, reviews, notes) else {

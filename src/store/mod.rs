@@ -509,8 +509,8 @@ fn out_of_memory(bytes: usize, source_id: &str) -> StoreError {
 /// A citation whose id and quote meet the citation contract.
 pub(crate) fn citation_checked(citation_id: &str, source_ref: &SourceRef, start: usize, end: usize, quote: String, policy: &Policy) -> Result<Citation, StoreError> {
     let mut c = crate::contract::Checker::default();
-    c.string(&Value::String(citation_id.to_owned()), "/citation_id", &policy.identifier_rule());
-    c.string(&Value::String(quote.clone()), "/quote", &policy.quote_rule());
+    c.report("/citation_id", rules::check_str(citation_id, &policy.identifier_rule()));
+    c.report("/quote", rules::check_str(&quote, &policy.quote_rule()));
     if !c.violations.is_empty() {
         return Err(ContractError { subject: "citation", violations: c.violations }.into());
     }

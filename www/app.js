@@ -786,8 +786,9 @@ function wireLang() {
 }
 
 // Everything is wired at once: a bundle given before the module is ready is checked as soon
-// as it is (a file chosen before this script ran too).
-applyLang();
+// as it is (a file chosen before this script ran too). index.html is written in English, in
+// the page's words: only another language rewrites them now.
+if (lang !== document.documentElement.lang) applyLang();
 $("loading").textContent = W.loading;
 wire();
 wireImporters();

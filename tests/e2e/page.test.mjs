@@ -556,6 +556,22 @@ test("the page follows the browser's language, switches between English and Chin
   assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
 });
 
+test("index.html is written in the page's English words (the page does not rewrite them at start in English)", async () => {
+  const texts = (page) => page.evaluate(() => [document.title, ...[...document.querySelectorAll("[data-t]")].map((n) => n.innerHTML), ...[...document.querySelectorAll("#policy option")].map((o) => o.textContent)]);
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await page.route(/\/app\.js$/, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
+  await page.goto(server.url);
+  const html = await texts(page);
+  const { page: written } = await open();
+  // The words applyLang writes in English (the selector's "(default)" mark set aside).
+  await written.evaluate(() => document.getElementById("lang").dispatchEvent(new Event("change")));
+  const words = (await texts(written)).map((t) => t.replace(/ \(default\)$/, ""));
+  assert.deepEqual(html, words);
+  await written.close();
+  await context.close();
+});
+
 test("in Chromium the library itself follows navigator.language: English labels and messages under en-US, Chinese under zh-CN", async () => {
   const bundle = readJson("examples", "demo.bundle.json");
   bundle.reviews = [];

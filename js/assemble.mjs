@@ -64,6 +64,27 @@ for (const f of ["README.md", "BENCHMARKS.md", "LICENSE"]) if (existsSync(join(r
 // every file the README links to (docs/…), so that no link of the shipped README is dead.
 for (const d of ["www", "examples", "docs"]) rmSync(join(pkg, d), { recursive: true, force: true });
 cpSync(join(root, "www"), join(pkg, "www"), { recursive: true });
+// The page's scripts, each entry with every module it imports in one file (esbuild): the
+// page fetches app.js and its worker check-worker.js, not each module they import (the
+// package's web entry, its glue, the page's words, the status meanings). boot.js, run
+// from the head before the rest, stays its own file.
+const { build } = await import("esbuild");
+await build({
+  entryPoints: ["app", "check-worker"].map((name) => join(root, "www", `${name}.js`)),
+  outdir: join(pkg, "www"),
+  bundle: true,
+  format: "esm",
+  external: ["./boot.js"],
+  logLevel: "error",
+  plugins: [{
+    name: "page-imports",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/pkg\// }, ({ path }) => ({ path: join(pkg, "web", path.slice("./pkg/".length)) }));
+      b.onResolve({ filter: /^\.\/status\.mjs$/ }, () => ({ path: join(root, "js", "status.mjs") }));
+    },
+  }],
+});
+rmSync(join(pkg, "www", "i18n.js"));
 mkdirSync(join(pkg, "www", "vendor"), { recursive: true });
 const markdownIt = join(root, "node_modules", "markdown-it");
 copyFileSync(join(markdownIt, "dist", "markdown-it.min.js"), join(pkg, "www", "vendor", "markdown-it.min.js"));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Serves the in-browser checker (www/) on localhost, with the web build of the package
-// (pkg/web), the Markdown library for the preview and the bundled example. Nothing else
-// is served and nothing leaves the machine: the page does all its work in the browser.
+// Serves the in-browser checker on localhost as the build assembles it (pkg/www: www/ with
+// its scripts bundled, and the Markdown library for the preview), with the web build of
+// the package (pkg/web) and the bundled example. Nothing else is served and nothing leaves
+// the machine: the page does all its work in the browser.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
@@ -10,19 +11,13 @@ import { fileURLToPath } from "node:url";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..");
 // In the npm package this file is bin/serve.mjs (`evidence-check serve`): the web build is
-// web/, and www/ ships with the Markdown library in www/vendor/ (js/assemble.mjs).
+// web/, and the page www/ (js/assemble.mjs). In the repository, both are in pkg/ once built.
 const PACKAGED = basename(HERE) === "bin";
-const ROUTES = PACKAGED ? [
-  ["/pkg/", join(ROOT, "web")],
+const BUILT = PACKAGED ? ROOT : join(ROOT, "pkg");
+const ROUTES = [
+  ["/pkg/", join(BUILT, "web")],
   ["/examples/", join(ROOT, "examples")],
-  ["/status.mjs", join(HERE, "status.mjs")],
-  ["/", join(ROOT, "www")],
-] : [
-  ["/pkg/", join(ROOT, "pkg", "web")],
-  ["/examples/", join(ROOT, "examples")],
-  ["/status.mjs", join(ROOT, "js", "status.mjs")],
-  ["/vendor/markdown-it.min.js", join(ROOT, "node_modules", "markdown-it", "dist", "markdown-it.min.js")],
-  ["/", join(ROOT, "www")],
+  ["/", join(BUILT, "www")],
 ];
 const TYPES = {
   ".html": "text/html; charset=utf-8",

@@ -1,18 +1,18 @@
 // The in-browser checker. Everything from a bundle (report, sources, reviews) reaches
 // the page through textContent or createTextNode — never as HTML.
-import init, { checkBundle, digestText, fromAnthropicMessage, reportJsonSchema, showInvisible } from "./pkg/evidence_check.js";
+// The package's entry (pkg/index.js), not wasm-bindgen's module: a trap (memory running
+// out) is a coded error there, and later calls work.
+import init, { checkBundle, digestText, fromAnthropicMessage, reportJsonSchema, showInvisible } from "./pkg/index.js";
+import { startWorker, wasmModule } from "./boot.js";
 import { WORDS, pickLang } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
 // ---- start-up: nothing waits but for the module ------------------------------------
 
-/** The module, compiled as the .wasm preloaded by index.html streams in (the same streaming
- * compile as init() given a fetch, which would keep the module to itself); instantiated
- * here and, for a large bundle, from the same compiled module in the check's worker. */
-const wasmModule = WebAssembly.compileStreaming(fetch(new URL("pkg/evidence_check_bg.wasm", import.meta.url)));
-/** Resolves once this thread's instance is up: every check waits for it, and nothing else
- * (the policy selector is set up after, see callOptions). */
+/** Resolves once this thread's instance of the module (compiled from the head, see
+ * www/boot.js) is up: every check waits for it, and nothing else (the policy selector is
+ * set up after, see callOptions). */
 const ready = wasmModule.then((module) => init({ module_or_path: module }));
 
 const STATES = ["supported", "pending_review", "insufficient", "disputed", "contradicted", "invalid"];
@@ -156,7 +156,7 @@ function showErrors(summary, issues) {
   for (let k = 0; k < listed; k++) {
     const i = issues[k] ?? {};
     const path = typeof i.path === "string" ? i.path : "";
-    list.append(el("li", {}, el("code", { text: path === "" ? "/" : path }), ": ", String(i.message ?? ""), " ", el("span", { class: "help", text: `(${i.code})` })));
+    list.append(el("li", { "data-code": i.code }, el("code", { text: path === "" ? "/" : path }), ": ", String(i.message ?? ""), " ", el("span", { class: "help", text: `(${i.code})` })));
   }
   if (issues.length > listed) list.append(el("li", { class: "help", "data-role": "more", text: W.more(issues.length - listed) }));
   $("errors-summary").textContent = summary;
@@ -203,42 +203,52 @@ let checks = 0;
 /** The largest bundle text (UTF-16 units) checked on the page's thread, in a few
  * milliseconds; a larger one goes to the worker, so that the page never freezes. */
 const HERE_MAX = 1 << 20;
+/** The check's worker: started at the first large bundle, and again after one failed or
+ * trapped; false where none can be made. */
 let worker = null;
 const waiting = new Map();
 
-/** Starts the check's module worker (www/check-worker.js), at the first large bundle, and
- * hands it the compiled module (it is not downloaded twice); where no worker can be made,
- * checks run here. */
-function startWorker() {
-  let w;
-  try {
-    w = new Worker(new URL("check-worker.js", import.meta.url), { type: "module" });
-  } catch {
-    worker = false;
-    return;
-  }
-  worker = w;
-  wasmModule.then((module) => w.postMessage({ module }), () => {});
+/** Takes `w` (www/check-worker.js, see www/boot.js) as the check's worker. A worker
+ * whose call trapped answers, and is then replaced (the memory the trap took stays in use
+ * in it): the checks it still had go to the new one. One that failed answers every check
+ * it had with an error. */
+function adopt(w) {
+  worker = w ?? false;
+  if (!w) return;
+  const retire = () => {
+    w.terminate();
+    if (worker === w) worker = null;
+  };
   w.onmessage = ({ data }) => {
-    waiting.get(data.id)?.(data);
+    waiting.get(data.id)?.done(data);
     waiting.delete(data.id);
+    if (!data.trapped) return;
+    retire();
+    const left = [...waiting];
+    if (left.length && worker === null) adopt(startWorker());
+    for (const [key, { done, text, options }] of left) {
+      if (worker) worker.postMessage({ id: key, text, options });
+      else {
+        waiting.delete(key);
+        done(checkHere(text, options));
+      }
+    }
   };
   w.onerror = (event) => {
     // The worker itself failed (not a check: those answer with their error).
     event.preventDefault();
-    for (const [key, done] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
+    for (const [, { done }] of waiting) done({ error: { message: `${W.workerFailed}: ${event.message ?? ""}`, code: "worker_failed" } });
     waiting.clear();
-    w.terminate();
-    if (worker === w) worker = null;
+    retire();
   };
 }
 
 /** Checks in the worker (started again if it failed); where there is none, here. */
 function checkOffThread(id, text, options) {
-  if (!worker && worker !== false) startWorker();
+  if (worker === null) adopt(startWorker());
   if (!worker) return Promise.resolve(checkHere(text, options));
   return new Promise((done) => {
-    waiting.set(id, done);
+    waiting.set(id, { done, text, options });
     worker.postMessage({ id, text, options });
   });
 }
@@ -253,8 +263,14 @@ function checkHere(text, options) {
   }
 }
 
-/** Resolves after the next frame is painted (at once in a hidden tab, which paints none). */
-const painted = () => new Promise((done) => (document.hidden ? setTimeout(done) : requestAnimationFrame(() => setTimeout(done))));
+/** Resolves after the next frame is painted (at once in a hidden tab, which paints none)
+ * and after the tasks queued as it was made (input, timers): what was just shown is on
+ * screen, and answers them, before the page makes anything else. */
+const painted = () => new Promise((done) => {
+  const later = () => setTimeout(() => setTimeout(done));
+  if (document.hidden) later();
+  else requestAnimationFrame(later);
+});
 
 /**
  * Shows a result: the verdict first (the overview, painted before anything else is made),
@@ -645,35 +661,45 @@ async function readFile(file) {
   }
 }
 
+/** Settles once every input given so far (a file being read, its check) is done: the
+ * policy selector's set-up waits for it, so that it never delays a first verdict. */
+let busy = Promise.resolve();
+/** `listener`, its work counted in `busy`. */
+const tracked = (listener) => (event) => {
+  const work = listener(event);
+  busy = Promise.allSettled([busy, work]);
+  return work;
+};
+
 function wire() {
-  $("load-example").addEventListener("click", async () => {
+  $("load-example").addEventListener("click", tracked(async () => {
     const text = await (await fetch("examples/demo.bundle.json")).text();
     $("paste").value = text;
-    check(text, "originExample");
-  });
-  $("file").addEventListener("change", async (e) => {
+    await check(text, "originExample");
+  }));
+  $("file").addEventListener("change", tracked(async (e) => {
     const file = e.target.files?.[0];
     if (!file) return;
     const text = await readFile(file);
-    if (text !== null) check(text, file.name);
     e.target.value = "";
-  });
-  $("check").addEventListener("click", () => check($("paste").value, "originPasted"));
+    if (text !== null) await check(text, file.name);
+  }));
+  $("check").addEventListener("click", tracked(() => check($("paste").value, "originPasted")));
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => {
     e.preventDefault();
     drop.classList.add("over");
   });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", async (e) => {
+  drop.addEventListener("drop", tracked(async (e) => {
     e.preventDefault();
     drop.classList.remove("over");
     const file = e.dataTransfer?.files?.[0];
     if (file) {
       const text = await readFile(file);
-      if (text !== null) check(text, file.name);
+      if (text !== null) await check(text, file.name);
     }
-  });
+  }));
   $("copy").addEventListener("click", async () => {
     if (!current) return;
     try {
@@ -760,8 +786,9 @@ function wireLang() {
 }
 
 // Everything is wired at once: a bundle given before the module is ready is checked as soon
-// as it is (a file chosen before this script ran too).
-applyLang();
+// as it is (a file chosen before this script ran too). index.html is written in English, in
+// the page's words: only another language rewrites them now.
+if (lang !== document.documentElement.lang) applyLang();
 $("loading").textContent = W.loading;
 wire();
 wireImporters();
@@ -770,8 +797,13 @@ policyChosen = [...$("policy").options].some((o) => o.selected !== o.defaultSele
 $("policy").addEventListener("change", () => (policyChosen = true));
 if ($("file").files?.[0]) $("file").dispatchEvent(new Event("change"));
 await ready;
-// A check waiting for the module runs first; the selector is set up in the next task.
-await new Promise((done) => setTimeout(done));
+// The selector is set up once the page is idle with nothing given to it pending (a file
+// being read, its check): it never delays a verdict, one given before the module was
+// ready included.
+for (let seen; seen !== busy; ) {
+  await (seen = busy);
+  await new Promise((done) => (window.requestIdleCallback ?? setTimeout)(() => done()));
+}
 setUpPolicy();
 if ($("loading").textContent === W.loading) $("loading").textContent = W.ready;
 document.body.dataset.ready = "true";

@@ -114,7 +114,7 @@ async function assertInert(page) {
     a: [...document.querySelectorAll("a")].map((a) => a.getAttribute("href")),
   }));
   assert.deepEqual(found.img, 0);
-  assert.deepEqual(found.script.sort(), ["app.js", "vendor/markdown-it.min.js"]); // markdown-it: added by app.js for the preview
+  assert.deepEqual(found.script.sort(), ["app.js", "boot.js", "vendor/markdown-it.min.js"]); // markdown-it: added by app.js for the preview
   for (const href of found.a) assert.match(href, /^#source-\d+$/, `unexpected link ${href}`);
   return found;
 }
@@ -307,10 +307,11 @@ test("served without a header (a static host), the page's own Content-Security-P
   assert.deepEqual(errors, []);
 });
 
-test("start-up: the .wasm and the scripts that load it are preloaded from the head, and each is fetched once", async () => {
+test("start-up: the .wasm and the scripts that load it are fetched from the head, each once", async () => {
   const html = readFileSync(join(ROOT, "www", "index.html"), "utf8");
-  const preloaded = [...html.matchAll(/<link rel="(?:module)?preload" href="([^"]+)"/g)].map((m) => new URL(m[1], server.url).href);
-  assert.ok(preloaded.some((u) => u.endsWith("/pkg/evidence_check_bg.wasm")), String(preloaded));
+  const head = html.slice(0, html.indexOf("</head>"));
+  const fromHead = [...head.matchAll(/<(?:link rel="(?:module)?preload" href|script type="module"(?: async)? src)="([^"]+)"/g)].map((m) => new URL(m[1], server.url).href);
+  assert.ok(fromHead.some((u) => u.endsWith("/pkg/evidence_check_bg.wasm")), String(fromHead));
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -318,11 +319,14 @@ test("start-up: the .wasm and the scripts that load it are preloaded from the he
   page.on("request", (r) => requests.push(r.url()));
   await page.goto(server.url);
   await page.waitForSelector("body[data-ready=true]");
-  // Each preload is the one request for its file: a preload the page does not take (a
-  // credentials mode that does not match init()'s fetch, a stale path) is a second download.
-  for (const url of preloaded) assert.equal(requests.filter((u) => u === url).length, 1, `${url}: ${requests.join(", ")}`);
-  // Every script the page's start imports is preloaded (a new import gets its link too).
-  for (const url of requests.filter((u) => /\.(m?js|wasm)$/.test(u) && !u.includes("/vendor/"))) assert.ok(preloaded.includes(url), `${url} is not preloaded`);
+  // Each is the one request for its file: a preload the page does not take (a credentials
+  // mode that does not match the fetch, a stale path) is a second download.
+  for (const url of new Set(fromHead)) assert.equal(requests.filter((u) => u === url).length, 1, `${url}: ${requests.join(", ")}`);
+  // Every script the page's start fetches is named in the head: the .wasm and two scripts
+  // (app.js bundles the modules it imports), and the page's thread checks without a worker.
+  const scripts = requests.filter((u) => /\.(m?js|wasm)$/.test(u) && !u.includes("/vendor/"));
+  for (const url of scripts) assert.ok(fromHead.includes(url), `${url} is not fetched from the head`);
+  assert.deepEqual(scripts.map((u) => new URL(u).pathname).sort(), ["/app.js", "/boot.js", "/pkg/evidence_check_bg.wasm"]);
   await page.close();
   assert.deepEqual(errors, []);
 });
@@ -552,6 +556,22 @@ test("the page follows the browser's language, switches between English and Chin
   assert.match(await de.textContent(`#policy option[value=${libraryDefault}]`), /\(default\)/);
 });
 
+test("index.html is written in the page's English words (the page does not rewrite them at start in English)", async () => {
+  const texts = (page) => page.evaluate(() => [document.title, ...[...document.querySelectorAll("[data-t]")].map((n) => n.innerHTML), ...[...document.querySelectorAll("#policy option")].map((o) => o.textContent)]);
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await page.route(/\/app\.js$/, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: "" }));
+  await page.goto(server.url);
+  const html = await texts(page);
+  const { page: written } = await open();
+  // The words applyLang writes in English (the selector's "(default)" mark set aside).
+  await written.evaluate(() => document.getElementById("lang").dispatchEvent(new Event("change")));
+  const words = (await texts(written)).map((t) => t.replace(/ \(default\)$/, ""));
+  assert.deepEqual(html, words);
+  await written.close();
+  await context.close();
+});
+
 test("in Chromium the library itself follows navigator.language: English labels and messages under en-US, Chinese under zh-CN", async () => {
   const bundle = readJson("examples", "demo.bundle.json");
   bundle.reviews = [];
@@ -609,7 +629,9 @@ test("a large source: the check runs off the page's thread and only the lines in
   assert.ok(text.length > 5_000_000, `${text.length} characters`);
   const node = ec.checkBundle(text, { policy: "documents", lang: PAGE_LANG });
   await page.selectOption("#policy", "documents");
-  await page.fill("#paste", text);
+  // Set at once (page.fill inserts 5.9 M characters as typed input: past its 30 s timeout
+  // on a loaded machine).
+  await page.$eval("#paste", (area, value) => (area.value = value), text);
   // The page's thread stays free while the bundle is checked: a timer set right after the
   // click fires before the verdict is shown (a check on this thread shows it first).
   const order = await page.evaluate(() => new Promise((done) => {
@@ -646,4 +668,72 @@ test("a large source: the check runs off the page's thread and only the lines in
   // The digest shown is the whole source's.
   assert.equal(await page.textContent("article.source[data-source=plan_a] dl dd:last-of-type code"), ec.digestText(content));
   assert.deepEqual(errors, []);
+});
+
+/** The page's worker as this test serves it: www/check-worker.js itself, after a module
+ * that, when a bundle holding SQUEEZE arrives, grows the worker's WebAssembly memory until
+ * only the bundle's size and 256 KiB are left (pages grown and never touched cost no RAM).
+ * The bundle's copy then fits and the check runs out of memory inside the module: a real
+ * trap, through the worker's real imports. */
+const SQUEEZE = "__squeeze_this_worker__";
+const SQUEEZE_HOOK = `
+const instantiate = WebAssembly.instantiate;
+let memory;
+let leave = null; // bytes to leave once the memory is there (a check may come before the module)
+const squeeze = () => memory.grow(65536 - memory.buffer.byteLength / 65536 - Math.ceil(leave / 65536));
+WebAssembly.instantiate = async function (...args) {
+  const out = await instantiate.apply(this, args);
+  memory = (out instanceof WebAssembly.Instance ? out : out.instance).exports.memory;
+  if (leave !== null) squeeze();
+  return out;
+};
+self.addEventListener("message", ({ data }) => {
+  if (leave !== null || typeof data?.text !== "string" || !data.text.includes(${JSON.stringify(SQUEEZE)})) return;
+  leave = data.text.length + (256 << 10);
+  if (memory) squeeze();
+});`;
+
+test("a trap in the check's worker: a coded out_of_memory on the page, the worker replaced, the next bundle checked", { timeout: 180_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  const worker = readFileSync(join(ROOT, "pkg", "www", "check-worker.js"), "utf8"); // as served
+  const js = (body) => ({ status: 200, contentType: "text/javascript", body });
+  await context.route(/\/check-worker\.js$/, (route) => route.fulfill(js('import "./squeeze-hook.js";\nimport "./check-worker.real.js";\n')));
+  await context.route(/\/squeeze-hook\.js$/, (route) => route.fulfill(js(SQUEEZE_HOOK)));
+  await context.route(/\/check-worker\.real\.js$/, (route) => route.fulfill(js(worker)));
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const workers = [];
+  page.on("worker", (w) => {
+    const seen = { closed: false };
+    w.on("close", () => (seen.closed = true));
+    workers.push(seen);
+  });
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  await page.selectOption("#policy", "documents");
+  // Over the size the page checks on its own thread (about 1.3 M characters).
+  const padding = Array.from({ length: 60_000 }, (_, k) => `padding line ${k + 1} of a source\n`).join("");
+  const valid = exampleBundle(ec, "large", padding);
+  const squeezed = { ...valid, report: { ...valid.report, gaps: [SQUEEZE] } };
+  assert.ok(JSON.stringify(valid).length > 1 << 20);
+
+  await paste(page, squeezed);
+  await page.waitForSelector("#errors:not([hidden])");
+  const listed = await page.$$eval("#errors-list li", (items) => items.map((li) => [li.dataset.code, li.textContent]));
+  assert.equal(listed.length, 1, JSON.stringify(listed));
+  assert.equal(listed[0][0], "out_of_memory", JSON.stringify(listed));
+  assert.match(listed[0][1], /out of memory.*\(out_of_memory\)$/);
+  assert.match(await page.textContent("#errors-summary"), /^the pasted JSON: out of memory/);
+
+  // The same size again, valid: checked in a new worker (the trapped one, its memory
+  // taken, would refuse to copy it).
+  await paste(page, valid);
+  await page.waitForSelector("body[data-shown]");
+  assert.equal(await page.isHidden("#errors"), true);
+  assert.equal(await page.textContent("#badge"), ec.checkBundle(JSON.stringify(valid), { policy: "documents", lang: PAGE_LANG }).assessment.status);
+  assert.equal(workers.length, 2, "the trapped worker was replaced");
+  assert.equal(workers[0].closed, true, "and ended");
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -144,12 +144,13 @@ test("the README's quick starts from the installed package alone: npx evidence-c
     assert.equal(page.status, 200);
     assert.match(page.headers.get("content-type"), /^text\/html/);
     const html = await page.text();
-    // Every file the page names, the module it imports and the example it loads.
+    // Every file the page names, the module it imports (app.js bundles the rest), its
+    // worker and the example it loads.
     const named = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((u) => !/^[a-z]+:/i.test(u));
     const app_js = await (await fetch(new URL("app.js", url))).text();
     const imported = [...app_js.matchAll(/from "\.\/([^"]+)"/g)].map((m) => m[1]);
-    assert.ok(imported.includes("pkg/evidence_check.js"), imported.join(", "));
-    for (const path of new Set([...named, ...imported, "pkg/evidence_check_bg.wasm", "examples/demo.bundle.json"])) {
+    assert.deepEqual(imported, ["boot.js"]);
+    for (const path of new Set([...named, ...imported, "check-worker.js", "pkg/evidence_check_bg.wasm", "examples/demo.bundle.json"])) {
       const res = await fetch(new URL(path, url));
       assert.equal(res.status, 200, path);
       await res.arrayBuffer();

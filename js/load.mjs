@@ -52,6 +52,18 @@ export function langArg(value) {
   return value;
 }
 
+/**
+ * The language of the CLI's own lines: --lang, else Chinese under --compat reference, else
+ * the locale's as the library reads it (the first non-empty of LC_ALL, LC_MESSAGES and
+ * LANG; zh* is Chinese, anything else English).
+ */
+export function messageLang(lang, compat) {
+  if (lang !== undefined) return lang;
+  if (compat === "reference") return "zh";
+  const locale = ["LC_ALL", "LC_MESSAGES", "LANG"].map((k) => process.env[k]).find((v) => v) ?? "";
+  return /^zh($|[_\-.@])/i.test(locale.trim()) ? "zh" : "en";
+}
+
 /** --compat: "reference", or undefined without it. */
 export function compatArg(value) {
   if (value !== undefined && value !== "reference") throw usageError('--compat takes "reference"');

@@ -64,17 +64,17 @@ test("check prints a readable table and writes the artifact with --out", () => {
   assert.equal(
     r.stdout,
     [
-      "status: partial",
-      "  Every citation holds, but the report has gaps, or a claim is insufficient, contradicted or disputed.",
-      `report digest: ${REPORT_DIGEST}`,
+      "状态: partial",
+      "  每条引用均成立,但报告有缺口,或有论断证据不足、被反驳或存在冲突。",
+      `报告摘要: ${REPORT_DIGEST}`,
       "",
-      "claim    kind        state",
+      "论断     类型        状态",
       "claim_a  fact        supported",
       "claim_b  fact        supported",
       "choice   inference   supported",
       "",
-      "issues: none",
-      `artifact: ${out} (content digest ${createHash("sha256").update(ARTIFACT).digest("hex")})`,
+      "问题:无",
+      `产物:${out}(内容摘要 ${createHash("sha256").update(ARTIFACT).digest("hex")})`,
       "",
     ].join("\n"),
   );
@@ -94,9 +94,9 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
   const r = run("check", path, "--now", NOW, "--out", never);
   assert.equal(r.code, 2, r.stderr);
   assert.equal(readFileSync(never, "utf8"), "untouched", "no artifact is written for an invalid report");
-  assert.match(r.stdout, /^status: invalid\n/);
-  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22; 该区间的原文:\"方案 B 需要联网检索。\")\n"), r.stdout);
-  assert.ok(r.stdout.includes("artifact: not rendered — report_invalid: 报告引用无效,拒绝导出。\n"), r.stdout);
+  assert.match(r.stdout, /^状态: invalid\n/);
+  assert.ok(r.stdout.includes("问题:1 个\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22; 该区间的原文:\"方案 B 需要联网检索。\")\n"), r.stdout);
+  assert.ok(r.stdout.includes("产物:未生成 — report_invalid:报告引用无效,拒绝导出。\n"), r.stdout);
 });
 
 test("exit 3 for unusable input, with a clear message and no stack trace", () => {
@@ -183,7 +183,7 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   writeFileSync(join(dir, "zz-broken.json"), "{");
   r = run("check", dir, "--jobs", "1");
   assert.equal(r.code, 4);
-  assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
+  assert.match(r.stdout, /^已检查 .* 中的 7 个证据包,1 个并行任务,用时 /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
   // An unusable bundle's line holds the contract's violations.
@@ -376,7 +376,7 @@ test("import and locate read files as check does and escape control characters i
   const en = spawnSync(process.execPath, [CLI, "locate", path], { encoding: "utf8", env: locale("en_US.UTF-8") });
   assert.equal(en.status, 1, en.stderr);
   assert.match(en.stderr, /k1: quote_not_found \(0 occurrences\) — [A-Za-z]/);
-  assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
+  assert.match(run("locate", path).stderr, /k1: quote_not_found\(出现 0 次\) — 片段/);
 });
 
 /**

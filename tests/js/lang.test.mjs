@@ -3,7 +3,11 @@
 // defaults.test.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { NOW, readJson, userProject, userRequire } from "./helpers.mjs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NOW, PKG, localeEnv, readJson, userProject, userRequire } from "./helpers.mjs";
 
 const ec = userRequire(userProject())("evidence-check");
 const ex = userRequire(userProject())("evidence-check/extras"); // schemas, annotations, excerpts, outcomes, offsets, importers
@@ -74,4 +78,138 @@ test("an unknown option is refused with the names the call allows", () => {
   );
   assert.throws(() => ec.checkBundle(bundle, { maxClaims: -1 }), (e) => e.code === "invalid_argument" && e.message.includes("options.maxClaims"));
   assert.throws(() => ec.checkBundle(bundle, { render: "yes" }), (e) => e.code === "invalid_argument" && e.message.includes("options.render"));
+});
+
+// ---- the locale reaches the importers' and the annotation reader's texts -----------------
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff]/;
+
+/** `text` without what it quotes (`"…"`, `'…'`, `` `…` ``, `“…”`): the input a message names. */
+function unquoted(text) {
+  let out = "";
+  let close = null;
+  for (const c of text) {
+    if (close !== null) {
+      if (c === close) close = null;
+    } else if (c === '"' || c === "'" || c === "`") close = c;
+    else if (c === "“") close = "”";
+    else out += c;
+  }
+  return out;
+}
+
+/** The longest run of English words (letters only, two or more) outside quotes. */
+function englishRun(text) {
+  let best = 0;
+  let run = 0;
+  for (const token of unquoted(text).split(/[\s(),;:。,;:()—]+/)) {
+    if (token === "") continue;
+    run = /^[A-Za-z]{2,}$/.test(token) ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  return best;
+}
+
+/** Whether a message is all in `lang`: English has no Chinese outside quotes; Chinese has
+ * Chinese and no English sentence beside it. */
+const inOneLanguage = (text, lang) => (lang === "zh" ? CJK.test(text) && englishRun(text) < 3 : !CJK.test(unquoted(text)));
+
+const bedrock = (name) => readJson("tests", "data", "providers", "bedrock", `${name}.json`);
+const anthropicRequest = readJson("tests", "js", "fixtures", "anthropic", "request.json");
+const brokenCitations = {
+  type: "message",
+  content: [
+    { type: "text", text: "x", citations: [1, { type: "char_location", cited_text: "a", document_index: 9, start_char_index: 0, end_char_index: 1 }] },
+    { type: "text", text: "y", citations: [{ type: "page_location", cited_text: "a", document_index: 0, start_page_number: 1, end_page_number: 2 }] },
+  ],
+};
+
+/** Every importer's and annotation reader's message a call in the locale meets, with no lang given. */
+const IMPORTS = `
+import { createRequire } from "node:module";
+const require = createRequire(process.cwd() + "/index.js");
+const ec = require("evidence-check");
+const ex = require("evidence-check/extras");
+const scope = { tenant_id: "t", user_id: "u" };
+const messages = [];
+const caught = (what, f) => { try { f(); messages.push([what, "no error"]); } catch (e) { messages.push([what, e.message], ...(e.issues ?? []).map((i) => [what + " " + i.path, i.message])); } };
+caught("anthropic shapes", () => ex.fromAnthropicMessage({}, {}, { scope }));
+caught("anthropic citations", () => ex.fromAnthropicMessage(${JSON.stringify(anthropicRequest)}, ${JSON.stringify(brokenCitations)}, { scope }));
+caught("bedrock shape", () => ex.fromBedrockResponse({}, {}, { scope, sources: { 0: { sourceId: "not an id", text: "x" } } }));
+const imported = ex.fromBedrockResponse(${JSON.stringify(bedrock("ascii.request"))}, ${JSON.stringify(bedrock("ascii.response"))}, { scope, sources: {} });
+messages.push(...imported.issues.map((i) => ["bedrock " + i.code, i.message]));
+caught("annotation", () => ex.fromWebAnnotation({ id: "x" }));
+const store = new ec.EvidenceStore([{ source_id: "a", title: "A", locator: "fixture:a", filename: "a.md", kind: "public" }], { now: "${NOW}" });
+store.ingest(scope, "a", "Plan A. Plan B. Plan A.");
+const quote = (exact) => ({ type: "TextQuoteSelector", exact });
+const at = (start, end) => ({ type: "TextPositionSelector", start, end });
+caught("no source", () => store.fromWebAnnotation(scope, { id: "x", target: { selector: quote("Plan B.") } }));
+caught("ambiguous", () => store.fromWebAnnotation(scope, { id: "x", target: { source: "fixture:a", selector: quote("Plan A.") } }));
+caught("conflict", () => store.fromWebAnnotation(scope, { id: "x", target: { source: "fixture:a", selector: [quote("Plan B."), at(0, 7), at(16, 23)] } }));
+caught("refinement", () => store.fromWebAnnotation(scope, { id: "x", target: { source: "fixture:a", selector: { ...quote("Plan B."), refinedBy: { type: "CssSelector", value: "p" } } } }));
+const trimmed = store.fromWebAnnotation(scope, { id: "x", target: { source: "fixture:a", selector: { ...quote("Plan B."), prefix: "\\udc00A. " } } });
+messages.push(...(trimmed.trimmed ?? []).map((t) => ["trimmed", t.message]));
+process.stdout.write(JSON.stringify(messages));
+`;
+
+function inLocale(locale, program) {
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: userProject(), encoding: "utf8", env: localeEnv(locale) });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test("with LANG=en_US.UTF-8 or zh_CN.UTF-8 and no lang, every importer and annotation message is in that language", () => {
+  const en = inLocale("en_US.UTF-8", IMPORTS);
+  const zh = inLocale("zh_CN.UTF-8", IMPORTS);
+  assert.deepEqual(en.map(([what]) => what), zh.map(([what]) => what));
+  assert.ok(en.length >= 20, en.join("\n"));
+  assert.ok(!en.some(([, m]) => m === "no error"), en.join("\n"));
+  assert.ok(en.some(([what]) => what === "trimmed"), "no context was trimmed");
+  for (const [lang, messages] of [["en", en], ["zh", zh]]) {
+    const mixed = messages.filter(([, m]) => !inOneLanguage(m, lang));
+    assert.deepEqual(mixed, [], `${lang}: ${mixed.join("\n")}`);
+  }
+});
+
+test("the CLI's import, locate and check speak the locale's language on every line, errors included", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ec-lang-"));
+  const file = (name, value) => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+    return path;
+  };
+  const request = file("request.json", bedrock("ascii.request"));
+  const response = file("response.json", bedrock("ascii.response"));
+  const none = file("sources.json", {});
+  const empty = file("empty.json", {});
+  const draft = file("draft.json", {
+    scope: { tenant_id: "t", user_id: "u" },
+    sources: [{ spec: { source_id: "a", title: "A", locator: "fixture:a", filename: "a.md", kind: "public" }, content: "Plan A. Plan B. Plan A." }],
+    report: { title: "T", claims: [{ claim_id: "k1", text: "x", kind: "fact", citations: [{ source_id: "a", quote: "Plan A." }, { source_id: "a", quote: "Plan C." }] }] },
+  });
+  // The example with a quote that is not at its range: the table, an issue and no artifact.
+  const invalid = structuredClone(bundle);
+  invalid.report.claims[1].citations[0].quote = "方案 B 不需要联网。";
+  const claimRows = new RegExp(`^(${bundle.report.claims.map((c) => c.claim_id).join("|")}) `);
+  const runs = {
+    "import bedrock": [["import", "bedrock", request, response, "--sources", none, "--out", join(dir, "b1.json")], 1],
+    "import anthropic (broken)": [["import", "anthropic", empty, empty, "--out", join(dir, "b2.json")], 3],
+    "import anthropic (citations)": [["import", "anthropic", file("areq.json", anthropicRequest), file("aresp.json", brokenCitations)], 3],
+    locate: [["locate", draft, "--out", join(dir, "b3.json")], 1],
+    check: [["check", file("invalid.json", invalid), "--now", NOW], 2],
+  };
+  for (const locale of ["en_US.UTF-8", "zh_CN.UTF-8"]) {
+    const lang = locale.startsWith("zh") ? "zh" : "en";
+    for (const [what, [args, status]] of Object.entries(runs)) {
+      const r = spawnSync(process.execPath, [join(PKG, "bin", "cli.mjs"), ...args], { encoding: "utf8", env: localeEnv(locale) });
+      assert.equal(r.status, status, `${what}: ${r.stderr}`);
+      // What the CLI says (the import writes its bundle to --out): every line but the
+      // table's rows of claim ids, kinds and states, which are codes.
+      const said = what === "check" ? r.stdout + r.stderr : r.stderr;
+      const lines = said.split("\n").filter((l) => l.trim() !== "" && !claimRows.test(l));
+      assert.ok(lines.length >= 2, `${what}: ${said}`);
+      const mixed = lines.filter((l) => !inOneLanguage(l, lang));
+      assert.deepEqual(mixed, [], `${what} under ${locale}:\n${said}`);
+    }
+  }
 });

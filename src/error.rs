@@ -806,9 +806,144 @@ impl Coded for BindingError {
     fn code(&self) -> &'static str {
         self.kind.code()
     }
+    /// The detail in the language: in Chinese by [`BINDING_TEXTS`] and [`serde_text_zh`]
+    /// (a detail of no template stays as it is).
     fn message(&self, lang: Lang) -> String {
-        self.detail.clone().unwrap_or_else(|| self.kind.message_in(lang).to_owned())
+        match (&self.detail, lang) {
+            (Some(d), Lang::Zh) => binding_text_zh(d).unwrap_or_else(|| d.clone()),
+            (Some(d), Lang::En) => d.clone(),
+            (None, _) => self.kind.message_in(lang).to_owned(),
+        }
     }
+}
+
+/// The details of a [`BindingError`] (an argument or option refused) and their Chinese
+/// texts; `{}` is the argument's name or the number given. Last: `NAME: SERDE`, an option
+/// refused by serde at its path ([`serde_text_zh`]).
+pub const BINDING_TEXTS: &[(&str, &str)] = &[
+    ("{} contains a string with an unpaired surrogate (at character {} of its JSON); it is not valid Unicode", "{} 含有一个带未配对代理项的字符串(在其 JSON 的第 {} 个字符处),不是有效的 Unicode"),
+    ("{} contains an unpaired surrogate; it is not valid Unicode", "{} 含有未配对的代理项,不是有效的 Unicode"),
+    ("out of memory: the {} bytes to copy {} into WebAssembly memory could not be allocated", "内存不足:无法分配把 {1} 复制进 WebAssembly 内存所需的 {0} 字节"),
+    ("{} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)", "{} 无法序列化为 JSON:序列化结果为空(toJSON 返回了 undefined?)"),
+    ("{} cannot be serialised as JSON: reading it threw an exception", "{} 无法序列化为 JSON:读取时抛出了异常"),
+    ("{} cannot be read: reading it threw an exception", "无法读取 {}:读取时抛出了异常"),
+    ("{} cannot be read: listing its keys threw an exception", "无法读取 {}:列出其键时抛出了异常"),
+    ("{} must be an object: the provider's key -> {}", "{} 必须是对象:提供方的键 -> {}"),
+    ("{} needs a sourceId string and a text string (the host's snapshot)", "{} 须有字符串 sourceId 和字符串 text(宿主的快照)"),
+    ("{} could not be copied: TextEncoder.encodeInto wrote no UTF-8", "无法复制 {}:TextEncoder.encodeInto 没有写出 UTF-8"),
+    ("{} could not be copied: TextEncoder.encodeInto is missing or failed", "无法复制 {}:TextEncoder.encodeInto 不存在或失败"),
+    ("{} could not be copied", "无法复制 {}"),
+    ("bundle must be JSON text, a bundle object or UTF-8 bytes in a Uint8Array, not a {}", "bundle 必须是 JSON 文本、证据包对象或 Uint8Array 中的 UTF-8 字节,而不是 {}"),
+    ("bundle: reading the Uint8Array threw an exception", "bundle:读取 Uint8Array 时抛出了异常"),
+    ("a result cannot be written as JSON: {}", "结果无法写成 JSON:{}"),
+    ("the host hasher must be a function or null", "宿主的哈希函数必须是函数或 null"),
+    ("the host hasher is in use", "宿主的哈希函数正在使用中"),
+    ("the store is in use by a call in progress", "该存储正被一个进行中的调用使用"),
+    ("{} must be a whole number from 0 to 2^53 - 1", "{} 必须是 0 到 2^53 - 1 之间的整数"),
+    ("{} must be \"code_point\", \"utf16\" or \"utf8\"", "{} 必须是 \"code_point\"、\"utf16\" 或 \"utf8\""),
+    ("{} must be a DocumentCatalog", "{} 必须是 DocumentCatalog"),
+    ("{} must be a JSON value", "{} 必须是 JSON 值"),
+    ("{} must be a string", "{} 必须是字符串"),
+    ("{} must be an object", "{} 必须是对象"),
+    ("{} must not be empty", "{} 不能为空"),
+    ("{} must be one of {}", "{} 必须是 {} 之一"),
+    ("{} is required", "必须给出 {}"),
+    ("{} counts from 1", "{} 从 1 开始计数"),
+];
+
+/// serde's texts of a value it refused (`invalid type: integer `1`, expected a string`)
+/// and their Chinese texts ([`serde_part_zh`] names each part).
+pub const SERDE_TEXTS: &[(&str, &str)] = &[
+    ("invalid type: {}, expected {}", "类型不对:{},应为{}"),
+    ("invalid value: {}, expected {}", "值无效:{},应为{}"),
+    ("invalid length {}, expected {}", "长度 {} 不对,应为{}"),
+    ("unknown variant {}, expected {}", "未知的取值 {},应为{}"),
+    ("unknown variant {}, there are no variants", "未知的取值 {},此处没有可选值"),
+    ("unknown field {}, expected {}", "未知字段 {},应为{}"),
+    ("unknown field {}, there are no fields", "未知字段 {},此处没有字段"),
+    ("missing field {}", "缺少字段 {}"),
+    ("duplicate field {}", "字段 {} 重复"),
+    ("data did not match any variant of untagged enum {}", "不符合 {} 的任何一种形式"),
+];
+
+/// What serde calls a value it got or expected, in Chinese.
+const SERDE_NAMES: &[(&str, &str)] = &[
+    ("a sequence", "数组"),
+    ("sequence", "数组"),
+    ("a map", "对象"),
+    ("map", "对象"),
+    ("a boolean", "布尔值"),
+    ("a string", "字符串"),
+    ("unit value", "空值"),
+    ("unit", "空值"),
+    ("usize", "非负整数"),
+    ("u64", "非负整数"),
+    ("null", "null"),
+];
+
+/// The Chinese of one part of a serde text: a value's kind and the value (`integer `1``),
+/// a type, a list of names (`one of `a`, `b``, `` `zh` or `en` ``); `None` for a part it
+/// does not know.
+fn serde_part_zh(part: &str) -> Option<String> {
+    const KINDS: &[(&str, &str)] = &[("integer ", "整数 "), ("floating point ", "浮点数 "), ("boolean ", "布尔值 "), ("string ", "字符串 "), ("character ", "字符 "), ("struct ", "结构 "), ("enum ", "枚举 ")];
+    let list = |names: &str| names.replace("` or `", "` 或 `").replace("`, `", "`、`");
+    if let Some((_, zh)) = SERDE_NAMES.iter().find(|(en, _)| *en == part) {
+        return Some((*zh).to_owned());
+    }
+    if let Some(names) = part.strip_prefix("one of ") {
+        return Some(format!("{} 之一", list(names)));
+    }
+    if part.starts_with('`') {
+        return Some(list(part));
+    }
+    // A type's own name (`KindRule`) is a name, not a word.
+    KINDS.iter().find_map(|(en, zh)| part.strip_prefix(en).map(|rest| format!("{zh}{rest}"))).or_else(|| (!part.contains(' ')).then(|| part.to_owned()))
+}
+
+/// serde's text of a refused value in Chinese ([`SERDE_TEXTS`]); `None` for another text.
+pub fn serde_text_zh(text: &str) -> Option<String> {
+    SERDE_TEXTS.iter().find_map(|(en, zh)| {
+        let parts = template_parts(en, text)?;
+        let named: Vec<String> = parts.iter().map(|p| serde_part_zh(p)).collect::<Option<_>>()?;
+        fill(zh, &named)
+    })
+}
+
+/// A template's `{}` filled in order, or by number (`{1}`).
+fn fill(template: &str, parts: &[String]) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = template;
+    let mut next = 0;
+    while let Some(at) = rest.find('{') {
+        out.push_str(rest.get(..at)?);
+        let close = at + rest.get(at..)?.find('}')?;
+        let index = match rest.get(at + 1..close)? {
+            "" => {
+                next += 1;
+                next - 1
+            }
+            n => n.parse().ok()?,
+        };
+        out.push_str(parts.get(index)?);
+        rest = rest.get(close + 1..)?;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A [`BindingError`]'s detail in Chinese: by [`BINDING_TEXTS`], else `NAME: SERDE` with
+/// serde's text translated; `None` for a detail of neither form.
+pub fn binding_text_zh(detail: &str) -> Option<String> {
+    BINDING_TEXTS
+        .iter()
+        .find_map(|(en, zh)| {
+            let parts: Vec<String> = template_parts(en, detail)?.into_iter().map(str::to_owned).collect();
+            fill(zh, &parts)
+        })
+        .or_else(|| {
+            let (name, text) = detail.split_once(": ")?;
+            Some(format!("{name}:{}", serde_text_zh(text)?))
+        })
 }
 
 impl fmt::Display for BindingError {

@@ -601,3 +601,112 @@ fn no_importer_or_annotation_message_mixes_english_and_chinese() {
     }
     assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
 }
+
+// ---- the options' and the policy's texts -------------------------------------------------
+
+#[test]
+fn no_option_or_policy_message_mixes_english_and_chinese() {
+    use evidence_check::error::{binding_text_zh, BindingError, BINDING_TEXTS};
+    use evidence_check::options::{self, from_stringified, from_value, CallOptions};
+    use evidence_check::policy::{Policy, PolicyError};
+    let mut failures = Vec::new();
+    let f = &mut failures;
+
+    // Every argument text the core and the binding write has a template.
+    let (mut texts, mut missing) = (0, Vec::new());
+    for dir in ["src", "js-api/src"] {
+        let root = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![std::path::PathBuf::from(&root)];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let src = std::fs::read_to_string(&path).unwrap();
+                    for t in literals_after(&src, &["BindingError::argument(", "BindingError::unicode(", "argument_error("]) {
+                        texts += 1;
+                        // `NAME: SERDE` is serde's text at an option's path (walked below).
+                        if t == "{}: {}" {
+                            continue;
+                        }
+                        let filled = t.replace("{}", "options.x");
+                        match binding_text_zh(&filled) {
+                            Some(_) => both(&format!("argument {t:?}"), |l| Coded::message(&BindingError::argument(filled.clone()), l), f),
+                            None => missing.push(format!("{}: {t:?}", path.display())),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{texts} argument texts, {} templates", BINDING_TEXTS.len());
+    assert!(texts >= 30, "{texts} argument texts: the walk lost its way");
+    assert!(missing.is_empty(), "{} argument texts have no Chinese text:\n{}", missing.len(), missing.join("\n"));
+
+    // Options that serde refuses: each wrong type, unknown names and values, by every call.
+    let wrong = [json!(1), json!(-1), json!(1.5), json!("x"), json!(true), json!(null), json!([1]), json!({"a": 1})];
+    let fields = ["lang", "compat", "dialect", "whitespace", "unit", "reviews", "maxClaims", "sourceIds", "now", "render", "occurrence", "scope", "nope"];
+    fn refusals<T: options::Options>(values: &[Value]) -> Vec<options::OptionError> {
+        values.iter().filter_map(|v| from_value::<T>(v.clone(), "options").err().map(Into::into)).collect()
+    }
+    let mut values: Vec<Value> = vec![json!([]), json!("x")];
+    for field in fields {
+        for w in &wrong {
+            values.push(json!({ field: w }));
+        }
+    }
+    values.push(json!({"lang": "fr"}));
+    values.push(json!({"lang": {"en": 1}}));
+    values.push(json!({"unit": "bytes"}));
+    let mut refused = Vec::new();
+    refused.extend(refusals::<options::AnthropicOptions>(&values));
+    refused.extend(refusals::<options::CheckBundleOptions>(&values));
+    refused.extend(refusals::<options::QuoteOptions>(&values));
+    refused.extend(refusals::<options::RangeOptions>(&values));
+    refused.extend(refusals::<options::RenderOptions>(&values));
+    refused.extend(refusals::<options::ParseOptions>(&values));
+    refused.extend(refusals::<options::AssessOptions>(&values));
+    refused.push(from_stringified::<options::LangOptions>(r#"{"lang":"\ud800"}"#, "options").unwrap_err());
+    refused.push(options::catalog_option_keys(&["catalog", "x"]).unwrap_err().into());
+    // What the settings refuse: a missing scope, bad sources, an occurrence of 0, an empty key.
+    let settings = [
+        CallOptions::default().anthropic().unwrap_err(),
+        CallOptions::default().provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!([])), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!({"0": {"sourceId": "a"}})), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!({"0": {"sourceId": "a", "text": "x", "y": 1}})), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { occurrence: Some(0), ..Default::default() }.selector("x".into()).unwrap_err().into(),
+        CallOptions { review_key: Some(String::new()), ..Default::default() }.review_key().unwrap_err().into(),
+        CallOptions { key: Some(String::new()), ..Default::default() }.signing_key().unwrap_err().into(),
+        CallOptions { policy: Some(json!("nope")), ..Default::default() }.limits().unwrap_err().into(),
+    ];
+    refused.extend(settings);
+    assert!(refused.len() >= 200, "{} refusals", refused.len());
+    for e in &refused {
+        coded_both("options", e, f);
+    }
+
+    // Every policy the reader refuses: a preset, an object, a field of each type, JSON text.
+    let mut policies: Vec<Result<Policy, PolicyError>> = vec![
+        Policy::from_json("nope"),
+        Policy::from_json("{"),
+        Policy::from_json("[1]"),
+        Policy::from_json(r#"{"a": 1, "a": 2}"#),
+        Policy::from_value(&json!(1)),
+        Policy::from_value(&json!({"extends": 1})),
+        Policy::from_value(&json!({"extends": "nope"})),
+        Policy::from_value(&json!({"nope": 1})),
+    ];
+    for field in ["max_claims", "kinds", "filename", "identifier", "scope_id"] {
+        for w in &wrong {
+            policies.push(Policy::from_value(&json!({ field: w })));
+        }
+    }
+    let errors: Vec<PolicyError> = policies.into_iter().filter_map(Result::err).collect();
+    assert!(errors.len() >= 40, "{} policy errors", errors.len());
+    for e in &errors {
+        coded_both("policy", e, f);
+    }
+    assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
+}

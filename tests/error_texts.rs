@@ -336,11 +336,8 @@ fn formats(src: &str) -> Vec<String> {
     formatted.chain(into).map(|t| as_template(&t)).collect()
 }
 
-#[test]
-fn every_message_the_core_writes_in_english_has_a_chinese_text() {
-    use evidence_check::error::RULE_TEXTS;
-    use evidence_check::import::provider::DETAIL_TEXTS;
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+/// Every `.rs` file under `root`.
+fn rust_files(root: &str) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![std::path::PathBuf::from(root)];
     while let Some(dir) = dirs.pop() {
@@ -353,6 +350,15 @@ fn every_message_the_core_writes_in_english_has_a_chinese_text() {
             }
         }
     }
+    files
+}
+
+#[test]
+fn every_message_the_core_writes_in_english_has_a_chinese_text() {
+    use evidence_check::error::RULE_TEXTS;
+    use evidence_check::import::provider::DETAIL_TEXTS;
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let files = rust_files(root);
     let has = |table: &[(&str, &str)], t: &str| table.iter().any(|(en, _)| *en == t);
     let (mut rules, mut details, mut missing) = (0, 0, Vec::new());
     for path in &files {
@@ -615,27 +621,18 @@ fn no_option_or_policy_message_mixes_english_and_chinese() {
     // Every argument text the core and the binding write has a template.
     let (mut texts, mut missing) = (0, Vec::new());
     for dir in ["src", "js-api/src"] {
-        let root = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![std::path::PathBuf::from(&root)];
-        while let Some(d) = dirs.pop() {
-            for entry in std::fs::read_dir(d).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let src = std::fs::read_to_string(&path).unwrap();
-                    for t in literals_after(&src, &["BindingError::argument(", "BindingError::unicode(", "argument_error("]) {
-                        texts += 1;
-                        // `NAME: SERDE` is serde's text at an option's path (walked below).
-                        if t == "{}: {}" {
-                            continue;
-                        }
-                        let filled = t.replace("{}", "options.x");
-                        match binding_text_zh(&filled) {
-                            Some(_) => both(&format!("argument {t:?}"), |l| Coded::message(&BindingError::argument(filled.clone()), l), f),
-                            None => missing.push(format!("{}: {t:?}", path.display())),
-                        }
-                    }
+        for path in rust_files(&format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"))) {
+            let src = std::fs::read_to_string(&path).unwrap();
+            for t in literals_after(&src, &["BindingError::argument(", "BindingError::unicode(", "argument_error("]) {
+                texts += 1;
+                // `NAME: SERDE` is serde's text at an option's path (walked below).
+                if t == "{}: {}" {
+                    continue;
+                }
+                let filled = t.replace("{}", "options.x");
+                match binding_text_zh(&filled) {
+                    Some(_) => both(&format!("argument {t:?}"), |l| Coded::message(&BindingError::argument(filled.clone()), l), f),
+                    None => missing.push(format!("{}: {t:?}", path.display())),
                 }
             }
         }

@@ -6,7 +6,7 @@ import { availableParallelism, constants as osConstants } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { OrderedPool } from "./pool.mjs";
 import {
-  compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, jsonOut, langArg, loadPackage, messageLang, packageVersion, parseCommandLine,
+  argvLang, cliText, compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, inLang, jsonOut, langArg, loadPackage, messageLang, packageVersion, parseCommandLine,
   policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
   withBytes, writeFileNoFollow,
 } from "./load.mjs";
@@ -332,7 +332,7 @@ async function checkDirectory(opts, options, inputLimit) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
-      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
+      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${cliText(b.error.message, messageLang(opts.lang, opts.compat))}`));
       if (b.skipped) skips.push([path, b.skipped]);
       // A stray file's NAME.md (not a bundle, no artifact of ours) is left alone.
       if (opts.out !== undefined && !b.skipped) {
@@ -643,6 +643,8 @@ export async function main(argv) {
         throw usage(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
     }
   } catch (err) {
+    // The CLI's own refusals in the language of the command line (the library's are in it).
+    inLang(err, opts ? messageLang(opts.lang, opts.compat) : argvLang(argv));
     // --json: one JSON document on stdout, whatever happened (also when the flags did not parse).
     if (opts?.json ?? argv.includes("--json")) await write(jsonOut({ error: errorData(err) }));
     process.stderr.write(describeError(err) + "\n");

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import {
-  compatArg, describeError, effectivePolicy, langArg, loadExtras, messageLang, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
+  argvLang, compatArg, describeError, effectivePolicy, inLang, langArg, loadExtras, messageLang, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
 } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
@@ -192,7 +192,7 @@ export function main(argv) {
     if (command === "import" && rest[0] in PROVIDERS) return importProvider(lib, rest);
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
-    process.stderr.write(describeError(err) + "\n");
+    process.stderr.write(describeError(inLang(err, argvLang(rest))) + "\n");
     if (err?.code === "usage") process.stderr.write(IMPORT_USAGE + "\n");
     return 3;
   }

@@ -204,7 +204,7 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   assert.match(r.stderr, /在任何计数单位下都不含其 cited_text\(按模型给出的保留,检查时会报告\):cite-1/);
   r = run("import", "pdf", "a", "b");
   assert.equal(r.code, 3);
-  assert.match(r.stderr, /import takes anthropic, bedrock, openai or gemini, not pdf/);
+  assert.match(r.stderr, /import 接受 anthropic、bedrock、openai 或 gemini,而不是 pdf/);
 
   const draft = {
     scope,

@@ -213,3 +213,64 @@ test("the CLI's import, locate and check speak the locale's language on every li
     }
   }
 });
+
+test("the CLI's usage errors and refusals follow the locale, and --lang over it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ec-lang-usage-"));
+  const file = (name, text) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const good = file("good.json", JSON.stringify(bundle));
+  const request = file("request.json", JSON.stringify(bedrock("ascii.request")));
+  const response = file("response.json", JSON.stringify(bedrock("ascii.response")));
+  const notJson = file("sources.json", "{nope");
+  const notUtf8 = file("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]));
+  const empty = mkdtempSync(join(dir, "empty-"));
+  const missing = join(dir, "missing.json");
+  const runs = {
+    "unknown option": ["check", good, "--nope"],
+    "option without its value": ["check", good, "--out"],
+    "unknown command": ["frobnicate"],
+    "no command": [],
+    "bad --jobs": ["check", empty, "--jobs", "0"],
+    "bad --lang": ["check", good, "--lang", "fr"],
+    "bad --compat": ["check", good, "--compat", "x"],
+    "missing file": ["check", missing],
+    "not UTF-8": ["check", notUtf8],
+    "not a regular file": ["digest", dir],
+    "two bundles": ["check", good, good],
+    "missing policy file": ["check", good, "--policy", join(dir, "policy.json")],
+    "no bundles": ["check", empty],
+    "--out with --no-render": ["check", good, "--out", join(dir, "a.md"), "--no-render"],
+    "review key unset": ["check", good, "--review-key-env", "EC_LANG_TEST_UNSET"],
+    "--jobs of one bundle": ["check", good, "--jobs", "2"],
+    "stray option": ["digest", good, "--out", "x"],
+    "digest": ["digest"],
+    "serve": ["serve", "x"],
+    "import of nothing": ["import"],
+    "import of an unknown provider": ["import", "nope", request, response],
+    "import without --sources": ["import", "bedrock", request, response],
+    "--sources not JSON": ["import", "bedrock", request, response, "--sources", notJson],
+    "--sources missing": ["import", "bedrock", request, response, "--sources", missing],
+    "locate of nothing": ["locate"],
+    "bad --whitespace": ["locate", good, "--whitespace", "x"],
+  };
+  const run = (locale, args) => spawnSync(process.execPath, [join(PKG, "bin", "cli.mjs"), ...args], { encoding: "utf8", env: { ...localeEnv(locale), EC_LANG_TEST_UNSET: "" } });
+  for (const locale of ["en_US.UTF-8", "zh_CN.UTF-8"]) {
+    const lang = locale.startsWith("zh") ? "zh" : "en";
+    const other = lang === "zh" ? "en" : "zh";
+    for (const [what, args] of Object.entries(runs)) {
+      // In the locale's language; with --lang (when it is not the flag refused), in the other.
+      const cases = [[args, lang], ...(what === "bad --lang" || args.length === 0 ? [] : [[[...args, `--lang=${other}`], other]])];
+      for (const [argv, want] of cases) {
+        const r = run(locale, argv);
+        assert.equal(r.status, 3, `${what} under ${locale}: ${r.stdout}${r.stderr}`);
+        // The error's lines (the usage text after a usage error is English, as --help).
+        const lines = r.stderr.split("\n").filter((l) => l.startsWith("evidence-check:"));
+        assert.equal(lines.length, 1, `${what} under ${locale}:\n${r.stderr}`);
+        assert.ok(inOneLanguage(lines[0], want), `${what} under ${locale} ${argv.join(" ")} (${want}):\n${lines[0]}`);
+      }
+    }
+  }
+});

@@ -274,3 +274,44 @@ test("the CLI's usage errors and refusals follow the locale, and --lang over it"
     }
   }
 });
+
+/** Every refusal of an argument, an option or a policy a call in the locale meets, with no lang given. */
+const REFUSALS = `
+import { createRequire } from "node:module";
+const require = createRequire(process.cwd() + "/index.js");
+const ec = require("evidence-check");
+const ex = require("evidence-check/extras");
+const bundle = ${JSON.stringify(bundle)};
+const scope = { tenant_id: "t", user_id: "u" };
+const messages = [];
+const caught = (what, f) => { try { f(); messages.push([what, "no error"]); } catch (e) { messages.push([what, e.message], ...(e.issues ?? []).map((i) => [what + " " + i.path, i.message])); } };
+caught("unknown option", () => ec.checkBundle(bundle, { langue: "en" }));
+caught("wrong type", () => ec.checkBundle(bundle, { maxClaims: -1 }));
+caught("wrong value", () => ec.checkBundle(bundle, { render: "yes" }));
+caught("unknown variant", () => ec.checkBundle(bundle, { compat: "x" }));
+caught("lone surrogate", () => ec.checkBundle(bundle, { now: "\\ud800" + "x".repeat(3) }));
+caught("lone surrogate in a key", () => ec.checkBundle(bundle, { ["\\udc00"]: 1 }));
+caught("not an object", () => ec.checkBundle(bundle, []));
+caught("scope required", () => ex.fromAnthropicMessage({}, {}, {}));
+caught("sources", () => ex.fromBedrockResponse({}, {}, { scope, sources: [] }));
+caught("sources entry", () => ex.fromBedrockResponse({}, {}, { scope, sources: { 0: { sourceId: "a" } } }));
+caught("occurrence", () => new ec.EvidenceStore([], {}).quote(scope, "a", "x", { occurrence: 0 }));
+caught("unknown preset", () => ec.checkBundle(bundle, { policy: "nope" }));
+caught("unknown policy field", () => ec.checkBundle(bundle, { policy: { max_clams: 1 } }));
+caught("policy field type", () => ec.checkBundle(bundle, { policy: { max_claims: "x" } }));
+caught("policy extends", () => ec.checkBundle(bundle, { policy: { extends: 1 } }));
+caught("policy text", () => ex.parsePolicy ? ex.parsePolicy("{") : ec.parsePolicy("{"));
+process.stdout.write(JSON.stringify(messages));
+`;
+
+test("with LANG=en_US.UTF-8 or zh_CN.UTF-8 and no lang, every argument, option and policy refusal is in that language", () => {
+  const en = inLocale("en_US.UTF-8", REFUSALS);
+  const zh = inLocale("zh_CN.UTF-8", REFUSALS);
+  assert.deepEqual(en.map(([what]) => what), zh.map(([what]) => what));
+  assert.ok(en.length >= 16, en.join("\n"));
+  assert.ok(!en.some(([, m]) => m === "no error"), en.join("\n"));
+  for (const [lang, messages] of [["en", en], ["zh", zh]]) {
+    const mixed = messages.filter(([, m]) => !inOneLanguage(m, lang));
+    assert.deepEqual(mixed, [], `${lang}: ${mixed.join("\n")}`);
+  }
+});

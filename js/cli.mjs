@@ -6,7 +6,7 @@ import { availableParallelism, constants as osConstants } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { OrderedPool } from "./pool.mjs";
 import {
-  compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, jsonOut, langArg, loadPackage, packageVersion, parseCommandLine,
+  argvLang, cliText, compatArg, decodeInput, describeError, effectivePolicy, errorClass, errorData, inLang, jsonOut, langArg, loadPackage, messageLang, packageVersion, parseCommandLine,
   policyArg, readInputBytes, readInputFile, removeStale, STATUS_EXIT, STATUS_MEANING, terminalSafe, UNUSABLE_EXIT as UNUSABLE, usageError,
   withBytes, writeFileNoFollow,
 } from "./load.mjs";
@@ -162,35 +162,79 @@ function write(text) {
   return new Promise((done) => process.stdout.once("drain", done));
 }
 
+/** The columns `s` takes in a terminal: a wide (CJK) character takes two. */
+const width = (s) => [...s].reduce((w, c) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c) ? 2 : 1), 0);
+
 function pad(s, n) {
-  return s + " ".repeat(Math.max(0, n - [...s].length));
+  return s + " ".repeat(Math.max(0, n - width(s)));
 }
 
-function printTable(result, bundle) {
+/** The words of the result table and its artifact line, in each language (statuses, states and codes stay codes). */
+const TABLE = {
+  en: {
+    status: "status",
+    meaning: STATUS_MEANING,
+    digest: "report digest",
+    columns: ["claim", "kind", "state"],
+    none: "issues: none",
+    issues: (n) => `issues: ${n}`,
+    hint: (h, where) => `    hint: the quote occurs ${where} in revision ${h.ref.revision} of ${h.ref.source_id} (not applied)`,
+    once: (h) => `once, at [${h.start}, ${h.end})`,
+    times: (n) => `${n} times`,
+    notRendered: (e) => `artifact: not rendered — ${e.code}: ${e.message}`,
+    written: (out, digest) => `artifact: ${out} (content digest ${digest})`,
+    notWritten: (out) => `artifact: not written to ${out}`,
+    checked: (n, dir, jobs, seconds, rate) => `checked ${n} bundle${n === 1 ? "" : "s"} in ${dir} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds} s (${rate} bundles/s)`,
+    skipped: (path, s) => nameSafe(`  ${path}: skipped: ${s.code}: ${s.message}`),
+    artifacts: (dir) => `artifacts: ${dir}`,
+  },
+  zh: {
+    status: "状态",
+    meaning: {
+      reviewed_candidate: "每条引用均成立,每条论断均经审阅认为支持;这仍只是候选,不是证明。",
+      needs_review: "每条引用均成立,但仍有论断等待审阅。",
+      partial: "每条引用均成立,但报告有缺口,或有论断证据不足、被反驳或存在冲突。",
+      invalid: "有引用不成立:来源已变更或移除、摘要不符,或引文不在其区间内。",
+    },
+    digest: "报告摘要",
+    columns: ["论断", "类型", "状态"],
+    none: "问题:无",
+    issues: (n) => `问题:${n} 个`,
+    hint: (h, where) => `    提示:引文在来源 ${h.ref.source_id} 的第 ${h.ref.revision} 版中${where}(未采用)`,
+    once: (h) => `出现一次,位于 [${h.start}, ${h.end})`,
+    times: (n) => `出现 ${n} 次`,
+    notRendered: (e) => `产物:未生成 — ${e.code}:${e.message}`,
+    written: (out, digest) => `产物:${out}(内容摘要 ${digest})`,
+    notWritten: (out) => `产物:未写入 ${out}`,
+    checked: (n, dir, jobs, seconds, rate) => `已检查 ${dir} 中的 ${n} 个证据包,${jobs} 个并行任务,用时 ${seconds} 秒(每秒 ${rate} 个)`,
+    skipped: (path, s) => nameSafe(`  ${path}:已跳过:${s.code}:${s.message}`),
+    artifacts: (dir) => `产物目录:${dir}`,
+  },
+};
+
+function printTable(result, bundle, say) {
   const a = result.assessment;
   const lines = [];
-  lines.push(`status: ${a.status}`);
-  lines.push(`  ${STATUS_MEANING[a.status]}`);
-  lines.push(`report digest: ${a.report_digest}`);
+  lines.push(`${say.status}: ${a.status}`);
+  lines.push(`  ${say.meaning[a.status]}`);
+  lines.push(`${say.digest}: ${a.report_digest}`);
   lines.push("");
   const kinds = new Map((bundle?.report?.claims ?? []).map((c) => [c.claim_id, c.kind]));
   const ids = Object.keys(a.claims);
-  const w = Math.max(5, ...ids.map((id) => [...id].length));
-  lines.push(`${pad("claim", w)}  ${pad("kind", 10)}  state`);
+  const w = Math.max(5, ...ids.map(width));
+  const [claim, kind, state] = say.columns;
+  lines.push(`${pad(claim, w)}  ${pad(kind, 10)}  ${state}`);
   for (const id of ids) lines.push(`${pad(id, w)}  ${pad(kinds.get(id) ?? "", 10)}  ${a.claims[id]}`);
   lines.push("");
-  if (a.issues.length === 0) lines.push("issues: none");
+  if (a.issues.length === 0) lines.push(say.none);
   else {
-    lines.push(`issues: ${a.issues.length}`);
+    lines.push(say.issues(a.issues.length));
     for (const i of a.issues) {
       lines.push(`  ${i.claim_id}${i.citation_id ? ` / ${i.citation_id}` : ""}: ${i.code} — ${i.message}`);
-      if (i.hint) {
-        const where = i.hint.occurrences === 1 ? `once, at [${i.hint.start}, ${i.hint.end})` : `${i.hint.occurrences} times`;
-        lines.push(`    hint: the quote occurs ${where} in revision ${i.hint.ref.revision} of ${i.hint.ref.source_id} (not applied)`);
-      }
+      if (i.hint) lines.push(say.hint(i.hint, i.hint.occurrences === 1 ? say.once(i.hint) : say.times(i.hint.occurrences)));
     }
   }
-  if (result.render_error) lines.push(`artifact: not rendered — ${result.render_error.code}: ${result.render_error.message}`);
+  if (result.render_error) lines.push(say.notRendered(result.render_error));
   return lines.join("\n");
 }
 
@@ -288,8 +332,8 @@ async function checkDirectory(opts, options, inputLimit) {
       const path = paths[done];
       worst = Math.max(worst, b.exit);
       counts[b.status]++;
-      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${b.error.message}`));
-      if (b.skipped) skips.push(nameSafe(`  ${path}: skipped: ${b.skipped.code}: ${b.skipped.message}`));
+      if (b.error) failures.push(nameSafe(`  ${path}: ${b.error.code}: ${cliText(b.error.message, messageLang(opts.lang, opts.compat))}`));
+      if (b.skipped) skips.push([path, b.skipped]);
       // A stray file's NAME.md (not a bundle, no artifact of ours) is left alone.
       if (opts.out !== undefined && !b.skipped) {
         const target = join(opts.out, basename(path, ".json") + ".md");
@@ -310,10 +354,11 @@ async function checkDirectory(opts, options, inputLimit) {
   const checked = files.length - counts.skipped;
   if (!opts.json) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = [`checked ${checked} bundle${checked === 1 ? "" : "s"} in ${nameSafe(dir)} with ${jobs} job${jobs === 1 ? "" : "s"} in ${seconds.toFixed(2)} s (${(checked / seconds).toFixed(0)} bundles/s)`];
+    const say = TABLE[messageLang(opts.lang, opts.compat)];
+    const lines = [say.checked(checked, nameSafe(dir), jobs, seconds.toFixed(2), (checked / seconds).toFixed(0))];
     for (const [k, v] of Object.entries(counts)) if (v) lines.push(`  ${k}: ${v}`);
-    lines.push(...failures, ...skips);
-    if (opts.out !== undefined) lines.push(`artifacts: ${nameSafe(opts.out)}`);
+    lines.push(...failures, ...skips.map(([path, s]) => say.skipped(path, s)));
+    if (opts.out !== undefined) lines.push(say.artifacts(nameSafe(opts.out)));
     await print(lines.join("\n"));
   }
   if (checked === 0) throw refusal("no_bundles", `${dir} holds no bundle (every *.json file in it was skipped as not a bundle); nothing was checked`);
@@ -537,10 +582,11 @@ async function check(lib, opts) {
     } catch {
       bundle = undefined;
     }
-    await print(printTable(result, bundle));
+    const say = TABLE[messageLang(opts.lang, opts.compat)];
+    await print(printTable(result, bundle, say));
     if (opts.out !== undefined) {
       const out = nameSafe(opts.out);
-      await print(result.artifact ? `artifact: ${out} (content digest ${result.artifact.content_digest})` : `artifact: not written to ${out}`);
+      await print(result.artifact ? say.written(out, result.artifact.content_digest) : say.notWritten(out));
     }
   }
   return STATUS_EXIT[result.assessment.status];
@@ -597,6 +643,8 @@ export async function main(argv) {
         throw usage(opts.positional[0] ? `unknown command ${opts.positional[0]}` : "no command given");
     }
   } catch (err) {
+    // The CLI's own refusals in the language of the command line (the library's are in it).
+    inLang(err, opts ? messageLang(opts.lang, opts.compat) : argvLang(argv));
     // --json: one JSON document on stdout, whatever happened (also when the flags did not parse).
     if (opts?.json ?? argv.includes("--json")) await write(jsonOut({ error: errorData(err) }));
     process.stderr.write(describeError(err) + "\n");

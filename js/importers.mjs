@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import {
-  compatArg, describeError, effectivePolicy, langArg, loadExtras, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
+  argvLang, compatArg, describeError, effectivePolicy, inLang, langArg, loadExtras, messageLang, parseCommandLine, policyArg, readInputFile, terminalSafe, usageError, writeFileNoFollow,
 } from "./load.mjs";
 
 export const IMPORT_USAGE = `usage:
@@ -53,6 +53,26 @@ const COMMON = { policy: { type: "string" }, compat: { type: "string" }, lang: {
 
 const options = (argv, spec) => parseCommandLine(argv, { ...spec, ...COMMON });
 
+/** The summary lines' texts, in each language. */
+const SUMMARY = {
+  en: {
+    anthropic: (d, c, n) => `imported ${d} documents, ${c} claims, ${n} citations`,
+    unmatched: (ids) => `  ranges that hold their cited_text in no unit (kept as the model gave them; the check will report them): ${ids}`,
+    provider: (s, c, n, i) => `imported ${s} sources, ${c} claims, ${n} citations; ${i} not checked or flagged`,
+    located: (n, loose) => `located ${n} quote${n === 1 ? "" : "s"}${loose ? " (some loosely: see the report's gaps)" : ""}`,
+    occurrences: (n, where) => ` (${n} occurrences${where})`,
+    at: (ranges) => ` at ${ranges}`,
+  },
+  zh: {
+    anthropic: (d, c, n) => `已导入 ${d} 份文档、${c} 条论断、${n} 条引用`,
+    unmatched: (ids) => `  以下引用的区间在任何计数单位下都不含其 cited_text(按模型给出的保留,检查时会报告):${ids}`,
+    provider: (s, c, n, i) => `已导入 ${s} 个来源、${c} 条论断、${n} 条引用;${i} 条未核对或已标记`,
+    located: (n, loose) => `已定位 ${n} 处引文${loose ? "(部分按宽松空白定位:见报告的缺口)" : ""}`,
+    occurrences: (n, where) => `(出现 ${n} 次${where})`,
+    at: (ranges) => `,位于 ${ranges}`,
+  },
+};
+
 /** The library options of COMMON's flags (only those given), and the policy read. */
 function common(lib, values) {
   const out = {};
@@ -86,8 +106,9 @@ export function importAnthropic(lib, argv) {
   write(values.out, bundle);
   const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
   const unmatched = (bundle.import_notes ?? []).filter((n) => n.unit === "unmatched").map((n) => n.citation_id);
-  const lines = [`imported ${bundle.sources.length} documents, ${bundle.report.claims.length} claims, ${citations} citations`];
-  if (unmatched.length) lines.push(`  ranges that hold their cited_text in no unit (kept as the model gave them; the check will report them): ${unmatched.join(", ")}`);
+  const say = SUMMARY[messageLang(values.lang, values.compat)];
+  const lines = [say.anthropic(bundle.sources.length, bundle.report.claims.length, citations)];
+  if (unmatched.length) lines.push(say.unmatched(unmatched.join(", ")));
   process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return 0;
 }
@@ -131,7 +152,7 @@ export function importProvider(lib, argv) {
   const { bundle, issues } = lib[fn](readInputFile(positionals[1]), readInputFile(positionals[2]), opts);
   write(values.out, bundle);
   const citations = bundle.report.claims.reduce((n, c) => n + c.citations.length, 0);
-  const lines = [`imported ${bundle.sources.length} sources, ${bundle.report.claims.length} claims, ${citations} citations; ${issues.length} not checked or flagged`];
+  const lines = [SUMMARY[messageLang(values.lang, values.compat)].provider(bundle.sources.length, bundle.report.claims.length, citations, issues.length)];
   for (const i of issues) lines.push(`  ${i.path}${i.citation_id ? ` (${i.citation_id})` : ""}: ${i.code} — ${i.message}`);
   process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return issues.length ? 1 : 0;
@@ -149,10 +170,11 @@ export function locate(lib, argv) {
   const text = readInputFile(positionals[0], effectivePolicy(lib, opts.policy, opts.compat).max_input_bytes);
   const { bundle, located, issues } = lib.locateBundle(text, opts);
   write(values.out, bundle);
-  const lines = [`located ${located.length} quote${located.length === 1 ? "" : "s"}${located.some((l) => l.whitespace === "loose") ? " (some loosely: see the report's gaps)" : ""}`];
+  const say = SUMMARY[messageLang(values.lang, values.compat)];
+  const lines = [say.located(located.length, located.some((l) => l.whitespace === "loose"))];
   for (const i of issues) {
-    const where = i.ranges?.length ? ` at ${i.ranges.map(([s, e]) => `[${s}, ${e})`).join(", ")}` : "";
-    lines.push(`  ${i.claim_id}${i.citation_id ? ` / ${i.citation_id}` : ""}: ${i.code}${i.count !== undefined ? ` (${i.count} occurrences${where})` : ""} — ${i.message}`);
+    const where = i.ranges?.length ? say.at(i.ranges.map(([s, e]) => `[${s}, ${e})`).join(", ")) : "";
+    lines.push(`  ${i.claim_id}${i.citation_id ? ` / ${i.citation_id}` : ""}: ${i.code}${i.count !== undefined ? say.occurrences(i.count, where) : ""} — ${i.message}`);
   }
   process.stderr.write(terminalSafe(lines.join("\n")) + "\n");
   return issues.length ? 1 : 0;
@@ -170,7 +192,7 @@ export function main(argv) {
     if (command === "import" && rest[0] in PROVIDERS) return importProvider(lib, rest);
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
-    process.stderr.write(describeError(err) + "\n");
+    process.stderr.write(describeError(inLang(err, argvLang(rest))) + "\n");
     if (err?.code === "usage") process.stderr.write(IMPORT_USAGE + "\n");
     return 3;
   }

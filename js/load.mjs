@@ -52,6 +52,130 @@ export function langArg(value) {
   return value;
 }
 
+/**
+ * The language of the CLI's own lines: --lang, else Chinese under --compat reference, else
+ * the locale's as the library reads it (the first non-empty of LC_ALL, LC_MESSAGES and
+ * LANG; zh* is Chinese, anything else English).
+ */
+export function messageLang(lang, compat) {
+  if (lang !== undefined) return lang;
+  if (compat === "reference") return "zh";
+  const locale = ["LC_ALL", "LC_MESSAGES", "LANG"].map((k) => process.env[k]).find((v) => v) ?? "";
+  return /^zh($|[_\-.@])/i.test(locale.trim()) ? "zh" : "en";
+}
+
+/**
+ * The language of a command line that may not have been read: its `--lang` and
+ * `--compat` as written (`--lang zh`, `--lang=zh`), else the locale's (messageLang).
+ */
+export function argvLang(argv) {
+  const value = (flag) => {
+    for (const [i, a] of argv.entries()) {
+      if (a === "--") break;
+      if (a === flag) return argv[i + 1];
+      if (a.startsWith(flag + "=")) return a.slice(flag.length + 1);
+    }
+    return undefined;
+  };
+  const lang = value("--lang");
+  return messageLang(lang === "zh" || lang === "en" ? lang : undefined, value("--compat"));
+}
+
+/**
+ * The CLI's own refusals and usage errors (`{}`: a name, a path or a number) and their
+ * Chinese texts, most specific first; the library's messages are in the language already.
+ */
+const CLI_TEXTS = [
+  ['--policy: the policy file {} does not exist (the presets are "documents" and "reference")', "--policy:策略文件 {} 不存在(预设为 \"documents\" 和 \"reference\")"],
+  ["{} is more than {} bytes, over the limit of {} bytes; it was not read", "{} 的大小超过 {} 字节,超出 {} 字节的上限;未读取"],
+  ["{} is {} bytes, over the limit of {} bytes; it was not read", "{} 有 {} 字节,超过 {} 字节的上限;未读取"],
+  ["{} is {}, not a regular file; it was not read", "{} 是{},不是普通文件;未读取"],
+  ["{} is not valid UTF-8", "{} 不是有效的 UTF-8"],
+  ["the line is not valid UTF-8", "这一行不是有效的 UTF-8"],
+  ["the line is over the limit of {} bytes; it was not read", "这一行超过 {} 字节的上限;未读取"],
+  ["{} cannot be read ({})", "无法读取 {}({})"],
+  ["{} does not exist", "{} 不存在"],
+  ['--lang takes "zh" or "en"', '--lang 只接受 "zh" 或 "en"'],
+  ['--compat takes "reference"', '--compat 只接受 "reference"'],
+  ['--whitespace takes "exact" or "loose"', '--whitespace 只接受 "exact" 或 "loose"'],
+  ["unknown option {}", "未知选项 {}"],
+  ["{} needs a value", "{} 需要一个值"],
+  ["{} takes no value", "{} 不接受值"],
+  ["the command line cannot be read ({})", "无法读取命令行({})"],
+  ["{} takes a whole number from {} to {}", "{} 须是 {} 到 {} 之间的整数"],
+  ["the environment variable {} (--review-key-env) is not set or empty", "环境变量 {}(--review-key-env)未设置或为空"],
+  ["--out writes artifacts; --no-render makes none", "--out 写出产物,而 --no-render 不生成产物,二者不能同用"],
+  ["--mcp takes one bundle, not a directory", "--mcp 只用于单个证据包,不用于目录"],
+  ["--mcp takes one bundle, not a stream", "--mcp 只用于单个证据包,不用于流"],
+  ["--out takes one bundle or a directory, not a stream", "--out 只用于单个证据包或目录,不用于流"],
+  ["--jobs takes a directory of bundles or - (stdin)", "--jobs 只用于证据包目录或 -(标准输入)"],
+  ["{} holds no bundle (every *.json file in it was skipped as not a bundle); nothing was checked", "{} 中没有证据包(其中每个 *.json 文件都不是证据包,已跳过);未检查任何内容"],
+  ["{} holds no *.json bundle; nothing was checked", "{} 中没有 *.json 证据包;未检查任何内容"],
+  ["stdin held no bundle (one JSON bundle per line); nothing was checked", "标准输入中没有证据包(每行一个 JSON 证据包);未检查任何内容"],
+  ["stdin cannot be read ({})", "无法读取标准输入({})"],
+  ["check takes one BUNDLE.json, one directory or - (stdin)", "check 接受一个 BUNDLE.json、一个目录或 -(标准输入)"],
+  ["digest takes one FILE", "digest 接受一个 FILE"],
+  ["serve takes no argument but --port N", "serve 除 --port N 外不接受参数"],
+  ["cannot listen on 127.0.0.1:{} ({}); choose another with --port N, or --port 0 for a free one", "无法监听 127.0.0.1:{}({});用 --port N 换一个端口,或用 --port 0 取一个空闲端口"],
+  ["unknown command {}", "未知命令 {}"],
+  ["no command given", "没有给出命令"],
+  ["import takes anthropic, bedrock, openai or gemini, not nothing", "import 需要 anthropic、bedrock、openai 或 gemini 之一"],
+  ["import takes anthropic, bedrock, openai or gemini, not {}", "import 接受 anthropic、bedrock、openai 或 gemini,而不是 {}"],
+  ["import {} takes REQUEST.json and RESPONSE.json", "命令 import {} 接受 REQUEST.json 和 RESPONSE.json"],
+  ["import {} needs --sources SOURCES.json (the host's snapshots)", "命令 import {} 需要 --sources SOURCES.json(宿主的快照)"],
+  ["--sources {} must hold an object: the provider's key -> {}", "--sources {} 必须是一个对象:提供方的键 -> {}"],
+  ["--sources {}: {}", "--sources {}:{}"],
+  ["locate takes one DRAFT_BUNDLE.json", "locate 接受一个 DRAFT_BUNDLE.json"],
+  ["{} takes no --{}", "{} 不接受 --{}"],
+];
+
+/** What a part of a CLI text names, in Chinese: a kind of file. */
+const CLI_PARTS = {
+  "a directory": "目录",
+  "a FIFO": "FIFO",
+  "a character device": "字符设备",
+  "a block device": "块设备",
+  "a socket": "套接字",
+  "not a regular file": "非普通文件",
+};
+
+const templateRe = (en) => new RegExp("^" + en.split("{}").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.*?)") + "$", "s");
+const CLI_RES = CLI_TEXTS.map(([en, zh]) => [templateRe(en), zh]);
+
+/**
+ * One of the CLI's own texts in `lang`: in Chinese by CLI_TEXTS, each part named in
+ * Chinese (a kind of file, a text it quotes: a nested CLI text, or a JSON
+ * parser's, named by where it stopped); any other text as it is.
+ */
+export function cliText(text, lang) {
+  if (lang !== "zh") return text;
+  for (const [re, zh] of CLI_RES) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const parts = m.slice(1).map((p) => {
+      if (p in CLI_PARTS) return CLI_PARTS[p];
+      const inner = cliText(p, lang);
+      if (inner !== p) return inner;
+      // A JSON parser's sentence (Node's): where it stopped.
+      const at = /position (\d+)/.exec(p);
+      if (/JSON/.test(p)) return `不是有效的 JSON${at ? `(位置 ${at[1]})` : ""}`;
+      return p;
+    });
+    let i = 0;
+    return zh.replace(/\{\}/g, () => parts[i++]);
+  }
+  return text;
+}
+
+/** `err` with its message in `lang` where it is one of the CLI's own texts (cliText). */
+export function inLang(err, lang) {
+  if (err instanceof Error && typeof err.message === "string") {
+    const message = cliText(err.message, lang);
+    if (message !== err.message) err.message = message;
+  }
+  return err;
+}
+
 /** --compat: "reference", or undefined without it. */
 export function compatArg(value) {
   if (value !== undefined && value !== "reference") throw usageError('--compat takes "reference"');

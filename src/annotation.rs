@@ -702,7 +702,13 @@ pub struct AnnotationImport {
 /// `prefix` (a leading low surrogate) and `suffix` (a trailing high surrogate) string:
 /// a context cut at a fixed number of UTF-16 units beside an astral character, as
 /// Hypothesis cuts its 32 units. Any other lone surrogate is left for the reader to refuse.
+/// Each trim's message is in the host's language ([`crate::host::lang`]).
 pub fn drop_edge_surrogates(json: &str) -> (std::borrow::Cow<'_, str>, Vec<ContextTrim>) {
+    drop_edge_surrogates_in(json, crate::host::lang())
+}
+
+/// [`drop_edge_surrogates`] with each trim's message in `lang`.
+pub fn drop_edge_surrogates_in(json: &str, lang: Lang) -> (std::borrow::Cow<'_, str>, Vec<ContextTrim>) {
     let b = json.as_bytes();
     let mut cuts: Vec<(usize, &'static str, String)> = Vec::new(); // (byte of the escape, field, escape)
     let mut i = 0;
@@ -760,8 +766,15 @@ pub fn drop_edge_surrogates(json: &str) -> (std::borrow::Cow<'_, str>, Vec<Conte
     for (cut, field, unit) in cuts {
         out.push_str(json.get(at..cut).unwrap_or(""));
         at = cut + 6;
-        let edge = if field == "prefix" { "start" } else { "end" };
-        trims.push(ContextTrim { field, message: format!("the {field} began or ended with a lone surrogate ({unit}) at its {edge}: it was dropped from the context"), unit });
+        let message = match (field, lang) {
+            ("prefix", Lang::Zh) => format!("prefix 的开头是孤立代理项({unit}):已从上下文中删去"),
+            (_, Lang::Zh) => format!("suffix 的结尾是孤立代理项({unit}):已从上下文中删去"),
+            _ => {
+                let edge = if field == "prefix" { "start" } else { "end" };
+                format!("the {field} began or ended with a lone surrogate ({unit}) at its {edge}: it was dropped from the context")
+            }
+        };
+        trims.push(ContextTrim { field, message, unit });
     }
     out.push_str(json.get(at..).unwrap_or(""));
     (std::borrow::Cow::Owned(out), trims)

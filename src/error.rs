@@ -348,6 +348,58 @@ pub const RULE_TEXTS: &[(&str, &str)] = &[
         "{} more violations were found and are not listed (at most {} are; past them a list over its limit is not checked item by item, so there may be more)",
         "另有 {} 处违规未列出(至多列出 {} 处;此后超出上限的列表不再逐项检查,实际可能更多)",
     ),
+    // The importers' (a request's or response's shape, the host's source ids).
+    ("the request needs a messages array", "请求需要 messages 数组"),
+    ("document {} is a text document without a data string", "文档 {} 是文本文档,却没有 data 字符串"),
+    ("document {}: only text blocks can be checked", "文档 {}:只能核对文本块"),
+    ("document {} is a content document without a content list", "文档 {} 是内容文档,却没有 content 列表"),
+    ("source id {} of document {} is not an identifier", "来源标识 {} 不是合法标识符(文档 {})"),
+    ("source id {} is not an identifier", "来源标识 {} 不是合法标识符"),
+    ("the response needs a content array", "响应需要 content 数组"),
+    ("the response has {} citations, over the limit of {} citations a response (max_response_citations)", "响应含有 {} 条引用,超过每个响应 {} 条的上限(max_response_citations)"),
+    ("a citation must be an object", "引用必须是对象"),
+    (
+        "a {} citation cites a search result, not a document of the request: its text is not the host's to check",
+        "{} 引用引的是搜索结果,不是请求中的文档:其文本不由宿主核对",
+    ),
+    ("a citation needs a document_index", "引用需要 document_index"),
+    ("document {} is not in the request ({} documents)", "文档 {} 不在请求中(请求共有 {} 个文档)"),
+    ("page_location cites PDF pages of {}: PDF text is not ours to extract; send the document as text", "page_location 引用的是{}的 PDF 页:本库不提取 PDF 文本;请以文本形式发送该文档"),
+    ("{} is a {} document, not text or content: it cannot be checked", "{}是 {} 文档,不是 text 或 content:无法核对"),
+    ("a citation needs its cited_text", "引用需要 cited_text"),
+    ("a {} citation does not fit {} (source type {})", "{} 引用与{}不符(来源类型 {})"),
+    ("a {} citation needs {} and {}", "{} 引用需要 {} 和 {}"),
+    ("a Converse response needs output.message.content", "Converse 响应需要 output.message.content"),
+    ("a generateContent response needs a candidates array", "generateContent 响应需要 candidates 数组"),
+    ("a Responses API response needs an output array", "Responses API 响应需要 output 数组"),
+    // The web annotation reader's.
+    ("the id must start with {}", "id 必须以 {} 开头"),
+    ("an annotation needs a target object", "标注需要 target 对象"),
+    ("a TextQuoteSelector is required", "缺少 TextQuoteSelector"),
+    ("a TextPositionSelector is required", "缺少 TextPositionSelector"),
+    ("a SourceRevision state (source_id, revision, digest) is required", "缺少 SourceRevision 状态(source_id、revision、digest)"),
+    ("a target may have at most {} selectors, refinements included", "一个目标至多 {} 个选择器(含细化)"),
+    ("a TextQuoteSelector needs its exact text", "TextQuoteSelector 需要 exact 文本"),
+    ("a refining TextPositionSelector must be a non-empty range within its parent's segment of {} code points", "用于细化的 TextPositionSelector 必须是父片段({} 个码位)内的非空区间"),
+    (
+        "the target names no catalogued source (give state.source_id, or a source or locator equal to one catalogue locator)",
+        "目标没有指向已编目的来源(请给出 state.source_id,或与某个目录 locator 相同的 source 或 locator)",
+    ),
+    ("a TextPositionSelector must be a non-empty range of the source's {} code points", "TextPositionSelector 必须是来源 {} 个码位内的非空区间"),
+    // The catalogue's, the excerpt tools' and the outcome readers'.
+    ("document id '{}' is used twice", "资料标识 '{}' 重复使用"),
+    ("a reserve task needs item_id", "预订任务需要 item_id"),
+    ("a reserve task needs quantity", "预订任务需要 quantity"),
+    ("Extra inputs are not permitted for status {}", "状态 {} 不允许有此字段"),
+    ("Extra inputs are not permitted for this tool", "此工具不允许有此字段"),
+    ("Field required (null when no reply came back)", "缺少必填字段(没有收到回复时为 null)"),
+    ("Input should be a boolean", "应为布尔值"),
+    ("Input should be an object", "应为对象"),
+    ("Input should be a whole number", "应为整数"),
+    ("Input should be an object (without a catalogue the grade reads the outcome's own evaluation)", "应为对象(没有目录时,评分读取结果自带的 evaluation)"),
+    // The bundle's import notes.
+    ("an import note of an unlocated quote names its claim_id, source_id and code", "未定位引文的导入记录须写明 claim_id、source_id 和 code"),
+    ("an import note names exactly one citation_id or source_id", "导入记录须恰好写明一个 citation_id 或 source_id"),
     // Last: any other "Input should be …" is a list of literals ('fact' or 'inference').
     ("Input should be {}", "应为 {}"),
 ];
@@ -376,10 +428,15 @@ fn template_parts<'t>(template: &str, text: &'t str) -> Option<Vec<&'t str>> {
     rest.is_empty().then_some(parts)
 }
 
-/// A rule's text in Chinese: its template's, with the parts it names (a type's name
-/// translated, a list of literals joined by 或); `None` for a text of no rule.
-fn rule_text_zh(text: &str) -> Option<String> {
-    RULE_TEXTS.iter().find_map(|(en, zh)| {
+/// Where a part of a text names a thing the way a rule's text does, its Chinese form:
+/// where the reader stopped (`at line 1 column 129`), which document of a request.
+const PART_TEXTS: &[(&str, &str)] = &[("at line {} column {}", "第 {} 行第 {} 列"), ("document {} ({})", "文档 {}({})"), ("document {}", "文档 {}")];
+
+/// `text` in Chinese by the first template of `table` it has the form of, with the parts
+/// it names (a type's name translated, a list of literals joined by 或); `None` for a text
+/// of no template.
+pub fn template_zh(table: &[(&str, &str)], text: &str) -> Option<String> {
+    table.iter().find_map(|(en, zh)| {
         let parts = template_parts(en, text)?;
         // The catch-all takes literal lists only.
         if *en == "Input should be {}" && !parts.first().is_some_and(|p| p.starts_with('\'')) {
@@ -390,15 +447,31 @@ fn rule_text_zh(text: &str) -> Option<String> {
         out.push_str(pieces.next().unwrap_or(""));
         for (part, piece) in parts.iter().zip(pieces) {
             let named = TYPE_NAMES.iter().find(|(e, _)| e == part).map(|(_, z)| (*z).to_owned()).or_else(|| {
-                // Where the reader stopped: `at line 1 column 129`.
-                let at = template_parts("at line {} column {}", part)?;
-                Some(format!("第 {} 行第 {} 列", at.first()?, at.get(1)?))
+                let (en, zh) = PART_TEXTS.iter().find(|(en, _)| template_parts(en, part).is_some())?;
+                let inner = template_parts(en, part)?;
+                let mut named = String::new();
+                for (i, piece) in zh.split("{}").enumerate() {
+                    if i > 0 {
+                        named.push_str(inner.get(i - 1)?);
+                    }
+                    named.push_str(piece);
+                }
+                Some(named)
             });
             out.push_str(&named.unwrap_or_else(|| part.replace("' or '", "' 或 '")));
             out.push_str(piece);
         }
         Some(out)
     })
+}
+
+/// `text` (an English text of `table`'s) in a language: in Chinese its template's Chinese
+/// text where it has one, else as it is.
+pub fn template_in(table: &[(&str, &str)], text: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => template_zh(table, text).unwrap_or_else(|| text.to_owned()),
+        Lang::En => text.to_owned(),
+    }
 }
 
 /// A violation's message (the checker's English, a hint after it) in a language: in
@@ -410,7 +483,7 @@ pub fn rule_text_in(message: &str, lang: Lang) -> String {
         None => (message, None),
     };
     let base = match lang {
-        Lang::Zh => rule_text_zh(base).unwrap_or_else(|| base.to_owned()),
+        Lang::Zh => template_zh(RULE_TEXTS, base).unwrap_or_else(|| base.to_owned()),
         Lang::En => base.to_owned(),
     };
     match (hint, lang) {
@@ -733,9 +806,144 @@ impl Coded for BindingError {
     fn code(&self) -> &'static str {
         self.kind.code()
     }
+    /// The detail in the language: in Chinese by [`BINDING_TEXTS`] and [`serde_text_zh`]
+    /// (a detail of no template stays as it is).
     fn message(&self, lang: Lang) -> String {
-        self.detail.clone().unwrap_or_else(|| self.kind.message_in(lang).to_owned())
+        match (&self.detail, lang) {
+            (Some(d), Lang::Zh) => binding_text_zh(d).unwrap_or_else(|| d.clone()),
+            (Some(d), Lang::En) => d.clone(),
+            (None, _) => self.kind.message_in(lang).to_owned(),
+        }
     }
+}
+
+/// The details of a [`BindingError`] (an argument or option refused) and their Chinese
+/// texts; `{}` is the argument's name or the number given. Last: `NAME: SERDE`, an option
+/// refused by serde at its path ([`serde_text_zh`]).
+pub const BINDING_TEXTS: &[(&str, &str)] = &[
+    ("{} contains a string with an unpaired surrogate (at character {} of its JSON); it is not valid Unicode", "{} 含有一个带未配对代理项的字符串(在其 JSON 的第 {} 个字符处),不是有效的 Unicode"),
+    ("{} contains an unpaired surrogate; it is not valid Unicode", "{} 含有未配对的代理项,不是有效的 Unicode"),
+    ("out of memory: the {} bytes to copy {} into WebAssembly memory could not be allocated", "内存不足:无法分配把 {1} 复制进 WebAssembly 内存所需的 {0} 字节"),
+    ("{} cannot be serialised as JSON: it serialises to nothing (a toJSON that returns undefined?)", "{} 无法序列化为 JSON:序列化结果为空(toJSON 返回了 undefined?)"),
+    ("{} cannot be serialised as JSON: reading it threw an exception", "{} 无法序列化为 JSON:读取时抛出了异常"),
+    ("{} cannot be read: reading it threw an exception", "无法读取 {}:读取时抛出了异常"),
+    ("{} cannot be read: listing its keys threw an exception", "无法读取 {}:列出其键时抛出了异常"),
+    ("{} must be an object: the provider's key -> {}", "{} 必须是对象:提供方的键 -> {}"),
+    ("{} needs a sourceId string and a text string (the host's snapshot)", "{} 须有字符串 sourceId 和字符串 text(宿主的快照)"),
+    ("{} could not be copied: TextEncoder.encodeInto wrote no UTF-8", "无法复制 {}:TextEncoder.encodeInto 没有写出 UTF-8"),
+    ("{} could not be copied: TextEncoder.encodeInto is missing or failed", "无法复制 {}:TextEncoder.encodeInto 不存在或失败"),
+    ("{} could not be copied", "无法复制 {}"),
+    ("bundle must be JSON text, a bundle object or UTF-8 bytes in a Uint8Array, not a {}", "bundle 必须是 JSON 文本、证据包对象或 Uint8Array 中的 UTF-8 字节,而不是 {}"),
+    ("bundle: reading the Uint8Array threw an exception", "bundle:读取 Uint8Array 时抛出了异常"),
+    ("a result cannot be written as JSON: {}", "结果无法写成 JSON:{}"),
+    ("the host hasher must be a function or null", "宿主的哈希函数必须是函数或 null"),
+    ("the host hasher is in use", "宿主的哈希函数正在使用中"),
+    ("the store is in use by a call in progress", "该存储正被一个进行中的调用使用"),
+    ("{} must be a whole number from 0 to 2^53 - 1", "{} 必须是 0 到 2^53 - 1 之间的整数"),
+    ("{} must be \"code_point\", \"utf16\" or \"utf8\"", "{} 必须是 \"code_point\"、\"utf16\" 或 \"utf8\""),
+    ("{} must be a DocumentCatalog", "{} 必须是 DocumentCatalog"),
+    ("{} must be a JSON value", "{} 必须是 JSON 值"),
+    ("{} must be a string", "{} 必须是字符串"),
+    ("{} must be an object", "{} 必须是对象"),
+    ("{} must not be empty", "{} 不能为空"),
+    ("{} must be one of {}", "{} 必须是 {} 之一"),
+    ("{} is required", "必须给出 {}"),
+    ("{} counts from 1", "{} 从 1 开始计数"),
+];
+
+/// serde's texts of a value it refused (`invalid type: integer `1`, expected a string`)
+/// and their Chinese texts ([`serde_part_zh`] names each part).
+pub const SERDE_TEXTS: &[(&str, &str)] = &[
+    ("invalid type: {}, expected {}", "类型不对:{},应为{}"),
+    ("invalid value: {}, expected {}", "值无效:{},应为{}"),
+    ("invalid length {}, expected {}", "长度 {} 不对,应为{}"),
+    ("unknown variant {}, expected {}", "未知的取值 {},应为{}"),
+    ("unknown variant {}, there are no variants", "未知的取值 {},此处没有可选值"),
+    ("unknown field {}, expected {}", "未知字段 {},应为{}"),
+    ("unknown field {}, there are no fields", "未知字段 {},此处没有字段"),
+    ("missing field {}", "缺少字段 {}"),
+    ("duplicate field {}", "字段 {} 重复"),
+    ("data did not match any variant of untagged enum {}", "不符合 {} 的任何一种形式"),
+];
+
+/// What serde calls a value it got or expected, in Chinese.
+const SERDE_NAMES: &[(&str, &str)] = &[
+    ("a sequence", "数组"),
+    ("sequence", "数组"),
+    ("a map", "对象"),
+    ("map", "对象"),
+    ("a boolean", "布尔值"),
+    ("a string", "字符串"),
+    ("unit value", "空值"),
+    ("unit", "空值"),
+    ("usize", "非负整数"),
+    ("u64", "非负整数"),
+    ("null", "null"),
+];
+
+/// The Chinese of one part of a serde text: a value's kind and the value (`integer `1``),
+/// a type, a list of names (`one of `a`, `b``, `` `zh` or `en` ``); `None` for a part it
+/// does not know.
+fn serde_part_zh(part: &str) -> Option<String> {
+    const KINDS: &[(&str, &str)] = &[("integer ", "整数 "), ("floating point ", "浮点数 "), ("boolean ", "布尔值 "), ("string ", "字符串 "), ("character ", "字符 "), ("struct ", "结构 "), ("enum ", "枚举 ")];
+    let list = |names: &str| names.replace("` or `", "` 或 `").replace("`, `", "`、`");
+    if let Some((_, zh)) = SERDE_NAMES.iter().find(|(en, _)| *en == part) {
+        return Some((*zh).to_owned());
+    }
+    if let Some(names) = part.strip_prefix("one of ") {
+        return Some(format!("{} 之一", list(names)));
+    }
+    if part.starts_with('`') {
+        return Some(list(part));
+    }
+    // A type's own name (`KindRule`) is a name, not a word.
+    KINDS.iter().find_map(|(en, zh)| part.strip_prefix(en).map(|rest| format!("{zh}{rest}"))).or_else(|| (!part.contains(' ')).then(|| part.to_owned()))
+}
+
+/// serde's text of a refused value in Chinese ([`SERDE_TEXTS`]); `None` for another text.
+pub fn serde_text_zh(text: &str) -> Option<String> {
+    SERDE_TEXTS.iter().find_map(|(en, zh)| {
+        let parts = template_parts(en, text)?;
+        let named: Vec<String> = parts.iter().map(|p| serde_part_zh(p)).collect::<Option<_>>()?;
+        fill(zh, &named)
+    })
+}
+
+/// A template's `{}` filled in order, or by number (`{1}`).
+fn fill(template: &str, parts: &[String]) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = template;
+    let mut next = 0;
+    while let Some(at) = rest.find('{') {
+        out.push_str(rest.get(..at)?);
+        let close = at + rest.get(at..)?.find('}')?;
+        let index = match rest.get(at + 1..close)? {
+            "" => {
+                next += 1;
+                next - 1
+            }
+            n => n.parse().ok()?,
+        };
+        out.push_str(parts.get(index)?);
+        rest = rest.get(close + 1..)?;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A [`BindingError`]'s detail in Chinese: by [`BINDING_TEXTS`], else `NAME: SERDE` with
+/// serde's text translated; `None` for a detail of neither form.
+pub fn binding_text_zh(detail: &str) -> Option<String> {
+    BINDING_TEXTS
+        .iter()
+        .find_map(|(en, zh)| {
+            let parts: Vec<String> = template_parts(en, detail)?.into_iter().map(str::to_owned).collect();
+            fill(zh, &parts)
+        })
+        .or_else(|| {
+            let (name, text) = detail.split_once(": ")?;
+            Some(format!("{name}:{}", serde_text_zh(text)?))
+        })
 }
 
 impl fmt::Display for BindingError {

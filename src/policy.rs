@@ -206,7 +206,7 @@ impl Policy {
             return Ok(p);
         }
         let v = crate::json::parse_strict(text, 1024 * 1024, "policy")
-            .map_err(|e| PolicyError::Invalid { field: String::new(), message: e.message() })?;
+            .map_err(PolicyError::Json)?;
         Policy::from_value(&v)
     }
 
@@ -346,8 +346,11 @@ pub enum PolicyError {
     UnknownField(String),
     /// `extends` (or the name given) is not a preset.
     UnknownPreset(String),
-    /// A field's value has the wrong type or the text is not JSON.
+    /// A field's value has the wrong type (serde's text) or the policy is no preset's
+    /// name or object.
     Invalid { field: String, message: String },
+    /// The text is not JSON (the strict reader's error).
+    Json(crate::error::ContractError),
 }
 
 impl PolicyError {
@@ -359,7 +362,7 @@ impl PolicyError {
         match self {
             Self::UnknownField(_) => "policy_unknown_field",
             Self::UnknownPreset(_) => "policy_unknown_preset",
-            Self::Invalid { .. } => "policy_invalid",
+            Self::Invalid { .. } | Self::Json(_) => "policy_invalid",
         }
     }
     /// The field concerned (`""` for the whole policy).
@@ -368,6 +371,7 @@ impl PolicyError {
             Self::UnknownField(f) => f,
             Self::UnknownPreset(_) => "extends",
             Self::Invalid { field, .. } => field,
+            Self::Json(_) => "",
         }
     }
     /// The message (English; it names the field).
@@ -377,6 +381,7 @@ impl PolicyError {
             Self::UnknownPreset(p) => format!("'{p}' is not a policy preset (presets: {})", PRESETS.join(", ")),
             Self::Invalid { field, message } if field.is_empty() => format!("the policy is not valid: {message}"),
             Self::Invalid { field, message } => format!("the policy's field '{field}' is not valid: {message}"),
+            Self::Json(e) => format!("the policy is not valid: {}", e.message()),
         }
     }
 }
@@ -390,17 +395,40 @@ impl std::error::Error for PolicyError {}
 
 pub use crate::error::how_to_raise;
 
+/// The policy reader's own texts of an invalid policy, and their Chinese texts.
+pub const INVALID_TEXTS: &[(&str, &str)] = &[
+    ("a policy is a preset's name or a JSON object", "策略须是预设的名称或 JSON 对象"),
+    ("extends must be a preset's name", "extends 必须是预设的名称"),
+    ("the preset could not be read", "无法读取该预设"),
+];
+
 impl crate::error::Coded for PolicyError {
     fn code(&self) -> &'static str {
         PolicyError::code(self)
     }
-    /// In Chinese where the message is the library's own; a value's error from serde stays
-    /// in its English sentence.
+    /// In the language: the policy's own texts, serde's ([`crate::error::serde_text_zh`])
+    /// and the JSON reader's.
     fn message(&self, lang: crate::error::Lang) -> String {
+        use crate::error::Lang;
         match (self, lang) {
-            (Self::UnknownField(f), crate::error::Lang::Zh) => format!("策略含有未知字段 '{f}'"),
-            (Self::UnknownPreset(p), crate::error::Lang::Zh) => format!("'{p}' 不是策略预设(预设:{})", PRESETS.join("、")),
-            _ => PolicyError::message(self),
+            (_, Lang::En) => PolicyError::message(self),
+            (Self::UnknownField(f), Lang::Zh) => format!("策略含有未知字段 '{f}'"),
+            (Self::UnknownPreset(p), Lang::Zh) => format!("'{p}' 不是策略预设(预设:{})", PRESETS.join("、")),
+            // The reader's own (serde's) sentence has no Chinese text: its code and where.
+            (Self::Json(e), Lang::Zh) => {
+                let v = e.violations.first();
+                let at = v.and_then(|v| v.message.rsplit_once(" at line ")).and_then(|(_, at)| at.split_once(" column "));
+                let code = v.map_or("invalid_json", |v| v.code.code());
+                match at {
+                    Some((line, column)) => format!("策略无效:其 JSON 文本不可读({code},第 {line} 行第 {column} 列)"),
+                    None => format!("策略无效:其 JSON 文本不可读({code})"),
+                }
+            }
+            (Self::Invalid { field, message }, Lang::Zh) => {
+                let text = crate::error::template_in(INVALID_TEXTS, message, lang);
+                let text = crate::error::serde_text_zh(&text).unwrap_or(text);
+                if field.is_empty() { format!("策略无效:{text}") } else { format!("策略的字段 '{field}' 无效:{text}") }
+            }
         }
     }
     /// `field`: the policy field concerned.

@@ -275,3 +275,435 @@ fn no_message_mixes_english_and_chinese() {
     assert!(seen.len() >= 7, "{seen:?}");
     assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
 }
+
+// ---- the importers' and the annotation reader's texts -------------------------------------
+
+/// A Rust source's string literal starting at byte `at` (just after its `"`), unescaped
+/// as far as messages need (`\"`, `\\`), and where it ends.
+fn literal_at(src: &str, at: usize) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut chars = src.get(at..)?.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, at + i + 1)),
+            '\\' => out.push(chars.next()?.1),
+            _ => out.push(c),
+        }
+    }
+    None
+}
+
+/// A format string as a template: every `{…}` (`{}`, `{name}`, `{:?}`) is `{}`.
+fn as_template(format: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in format.chars() {
+        match (c, inside) {
+            ('{', false) => inside = true,
+            ('}', true) => {
+                inside = false;
+                out.push_str("{}");
+            }
+            (_, true) => {}
+            (c, false) => out.push(c),
+        }
+    }
+    out
+}
+
+/// Every message literal of `src` that follows one of `markers` (then `"` or `format!("`,
+/// after whitespace), as a template.
+fn literals_after(src: &str, markers: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for marker in markers {
+        for (at, _) in src.match_indices(marker) {
+            let rest = src[at + marker.len()..].trim_start();
+            let skipped = src.len() - rest.len();
+            let body = if rest.starts_with('"') { Some(skipped + 1) } else { rest.strip_prefix("format!(\"").map(|_| skipped + "format!(\"".len()) };
+            if let Some((text, _)) = body.and_then(|b| literal_at(src, b)) {
+                out.push(as_template(&text));
+            }
+        }
+    }
+    out
+}
+
+/// Every `format!("…")` literal of `src`, and every `"…".into()` of more than one word,
+/// as a template.
+fn formats(src: &str) -> Vec<String> {
+    let formatted = src.match_indices("format!(\"").filter_map(|(at, m)| literal_at(src, at + m.len())).map(|(t, _)| t);
+    let into = src.match_indices('"').filter_map(|(at, _)| literal_at(src, at + 1)).filter(|(t, end)| src[*end..].starts_with(".into()") && t.contains(' ')).map(|(t, _)| t);
+    formatted.chain(into).map(|t| as_template(&t)).collect()
+}
+
+/// Every `.rs` file under `root`.
+fn rust_files(root: &str) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn every_message_the_core_writes_in_english_has_a_chinese_text() {
+    use evidence_check::error::RULE_TEXTS;
+    use evidence_check::import::provider::DETAIL_TEXTS;
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let files = rust_files(root);
+    let has = |table: &[(&str, &str)], t: &str| table.iter().any(|(en, _)| *en == t);
+    let (mut rules, mut details, mut missing) = (0, 0, Vec::new());
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        let name = path.strip_prefix(root).unwrap().display().to_string();
+        // A violation's message: after its code, or the `message` a reader builds for it.
+        let built = if name.starts_with("import") || name == "annotation.rs" { literals_after(&src, &["let message = "]) } else { Vec::new() };
+        for t in code_then_literal(&src).into_iter().chain(built) {
+            rules += 1;
+            // The checker's `item{}` is `item` or `items`.
+            let t = t.replace("item{}", "items");
+            if !has(RULE_TEXTS, &t) {
+                missing.push(format!("{name}: rule text {t:?}"));
+            }
+        }
+        // The provider importers' issue details: every text they format but a JSON
+        // Pointer, an id or locator they make, and the message they assemble.
+        const NOT_TEXT: &[&str] = &["{}:{}", "{}.md", "cite-{}", "claim-{}", "{} ({})", "{}:{}。", " within [{}, {})"];
+        if ["bedrock.rs", "gemini.rs", "openai.rs", "adapters.rs", "provider.rs"].iter().any(|f| name == format!("import/{f}")) {
+            let words = |t: &String| t.replace("{}", "").chars().any(|c| c.is_ascii_alphabetic());
+            for t in formats(&src).into_iter().filter(|t| !t.starts_with("{}/") && !t.starts_with('/') && words(t) && !NOT_TEXT.contains(&t.as_str())) {
+                details += 1;
+                // Where the quote was looked for, when in a window: `{}` or ` within [a, b)`.
+                let variants: Vec<String> = match t.strip_suffix("{}{}") {
+                    Some(head) => vec![format!("{head}{{}}"), format!("{head}{{}} within [{{}}, {{}})")],
+                    None => vec![t.clone()],
+                };
+                for t in variants.iter().filter(|t| !has(DETAIL_TEXTS, t) && !has(RULE_TEXTS, t)) {
+                    missing.push(format!("{name}: import issue detail {t:?}"));
+                }
+            }
+        }
+    }
+    println!("{rules} rule texts and {details} issue details in {} files", files.len());
+    assert!(rules >= 50 && details >= 25, "{rules} rule texts, {details} details: the walk lost its way");
+    assert!(missing.is_empty(), "{} texts have no Chinese text:\n{}", missing.len(), missing.join("\n"));
+}
+
+/// Every literal right after a violation's code (`ViolationCode::Name, "…"` or
+/// `format!("…"`), as a template.
+fn code_then_literal(src: &str) -> Vec<String> {
+    let marker = "ViolationCode::";
+    let mut out = Vec::new();
+    for (at, _) in src.match_indices(marker) {
+        let rest = &src[at + marker.len()..];
+        let name_len = rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(0);
+        let Some(after) = rest[name_len..].strip_prefix(',') else { continue };
+        let body = after.trim_start();
+        let start = src.len() - body.len();
+        let lit = if body.starts_with('"') { Some(start + 1) } else { body.strip_prefix("format!(\"").map(|_| start + "format!(\"".len()) };
+        if let Some((text, _)) = lit.and_then(|b| literal_at(src, b)) {
+            out.push(as_template(&text));
+        }
+    }
+    out
+}
+
+/// Every message of an error in both languages: the message and each issue's.
+fn coded_both(what: &str, e: &dyn Coded, f: &mut Vec<String>) {
+    for lang in [Lang::En, Lang::Zh] {
+        let (message, issues) = e.message_and_issues(lang);
+        check(&format!("{what} [{}]", e.code()), lang, &message, f);
+        for v in issues.map(|(_, v)| v).unwrap_or_default() {
+            check(&format!("{what} [{}] {}", v.code.code(), v.path), lang, &v.message, f);
+        }
+    }
+}
+
+fn fixture(path: &str) -> Value {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))).unwrap()
+}
+
+fn provider_options(sources: &Value, lang: Lang) -> evidence_check::import::provider::ProviderOptions {
+    use evidence_check::import::provider::{HostSource, ProviderOptions};
+    let mut o = ProviderOptions::new(evidence_check::Scope { tenant_id: "t".into(), user_id: "u".into() });
+    o.lang = lang;
+    for (k, v) in sources.as_object().into_iter().flatten() {
+        let host = HostSource { source_id: v["sourceId"].as_str().unwrap().into(), text: v["text"].as_str().unwrap().into(), title: None, locator: None };
+        o.sources.insert(k.clone(), host);
+    }
+    o
+}
+
+#[test]
+fn no_importer_or_annotation_message_mixes_english_and_chinese() {
+    use evidence_check::annotation::{drop_edge_surrogates_in, from_web_annotation, from_web_annotation_in, ID_PREFIX, MAX_SELECTORS, SOURCE_PREFIX};
+    use evidence_check::import::anthropic::{from_anthropic_message, AnthropicOptions};
+    use evidence_check::import::provider::DETAIL_TEXTS;
+    use evidence_check::import::{adapters, from_model_response};
+    use evidence_check::store::locate::Whitespace;
+    let mut failures = Vec::new();
+    let f = &mut failures;
+
+    // Every issue detail's text, after each code's.
+    for (en, _) in DETAIL_TEXTS {
+        let detail = en.replace("{}", "5");
+        for lang in [Lang::En, Lang::Zh] {
+            let text = evidence_check::error::template_in(DETAIL_TEXTS, &detail, lang);
+            check("issue detail", lang, &text, f);
+        }
+    }
+
+    // Every provider fixture: the import's issues, and the check of what it made.
+    let mut issues_met = std::collections::BTreeSet::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/providers");
+    for provider in ["bedrock", "gemini", "openai"] {
+        let mut names: Vec<String> = std::fs::read_dir(format!("{dir}/{provider}")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        let cases: Vec<&str> = names.iter().filter_map(|n| n.strip_suffix(".sources.json")).collect();
+        for response in names.iter().filter_map(|n| n.strip_suffix(".response.json")) {
+            for case in &cases {
+                let request = fixture(&format!("tests/data/providers/{provider}/{case}.request.json"));
+                let resp = fixture(&format!("tests/data/providers/{provider}/{response}.response.json"));
+                let sources = fixture(&format!("tests/data/providers/{provider}/{case}.sources.json"));
+                for lang in [Lang::En, Lang::Zh] {
+                    let what = format!("{provider} {case}/{response}");
+                    // With the case's snapshots, and with none (every source not supplied).
+                    for sources in [&sources, &json!({})] {
+                        match from_model_response(&request, &resp, Some(provider), &provider_options(sources, lang)) {
+                            Ok(out) => {
+                                for i in &out.issues {
+                                    issues_met.insert(i.code);
+                                    check(&format!("{what} issue {}", i.code), lang, &i.message, f);
+                                }
+                            }
+                            Err(e) => coded_both(&what, &e, f),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (adapter, response, sources) in [
+        ("langchain", "anthropic", "anthropic"),
+        ("langchain", "google", "anthropic"),
+        ("langchain", "tampered", "anthropic"),
+        ("vercel", "anthropic", "anthropic"),
+        ("vercel", "google", "google"),
+    ] {
+        let resp = fixture(&format!("tests/data/providers/{adapter}/{response}.response.json"));
+        let sources = fixture(&format!("tests/data/providers/{adapter}/{sources}.sources.json"));
+        for lang in [Lang::En, Lang::Zh] {
+            for sources in [&sources, &json!({})] {
+                let o = provider_options(sources, lang);
+                let out = if adapter == "vercel" { adapters::from_vercel_result(&resp, &o) } else { adapters::from_langchain_message(&resp, &o) }.unwrap();
+                for i in &out.issues {
+                    issues_met.insert(i.code);
+                    check(&format!("{adapter} {response} issue {}", i.code), lang, &i.message, f);
+                }
+            }
+        }
+    }
+    println!("import issues met: {issues_met:?}");
+    assert!(issues_met.len() >= 6, "{issues_met:?}");
+
+    // A request and response of each provider that break their shapes.
+    let bad_source = json!({"0": {"sourceId": "not an id", "text": "x"}});
+    for provider in ["bedrock", "gemini", "openai", "anthropic"] {
+        let e = from_model_response(&json!({}), &json!({}), Some(provider), &provider_options(&bad_source, Lang::En)).unwrap_err();
+        coded_both(provider, &e, f);
+    }
+    coded_both("unknown provider", &from_model_response(&json!({}), &json!({}), Some("nope"), &provider_options(&json!({}), Lang::En)).unwrap_err(), f);
+    coded_both("unknown shape", &from_model_response(&json!({}), &json!({}), None, &provider_options(&json!({}), Lang::En)).unwrap_err(), f);
+
+    // Anthropic: every document and citation it refuses.
+    let request = json!({"messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "data": "Alpha beta. Gamma."}, "title": "Greek"},
+        {"type": "document", "source": {"type": "text"}},
+        {"type": "document", "source": {"type": "content", "content": [{"type": "image"}]}},
+        {"type": "document", "source": {"type": "content"}},
+        {"type": "document", "source": {"type": "base64", "data": "JVBERi0="}},
+        {"type": "document", "source": {"type": "content", "content": [{"type": "text", "text": "Block."}]}},
+    ]}]});
+    let cite = |c: Value| json!({"type": "text", "text": "Alpha.", "citations": [c]});
+    let response = json!({"type": "message", "content": [
+        {"type": "text", "text": "x", "citations": [1]},
+        cite(json!({"type": "web_search_result_location", "cited_text": "a"})),
+        cite(json!({"type": "char_location", "cited_text": "Alpha"})),
+        cite(json!({"type": "char_location", "cited_text": "Alpha", "document_index": 9, "start_char_index": 0, "end_char_index": 5})),
+        cite(json!({"type": "page_location", "cited_text": "Alpha", "document_index": 0, "start_page_number": 1, "end_page_number": 2})),
+        cite(json!({"type": "char_location", "cited_text": "Alpha", "document_index": 4, "start_char_index": 0, "end_char_index": 5})),
+        cite(json!({"type": "char_location", "document_index": 0, "start_char_index": 0, "end_char_index": 5})),
+        cite(json!({"type": "char_location", "cited_text": "Block.", "document_index": 5, "start_char_index": 0, "end_char_index": 6})),
+        cite(json!({"type": "char_location", "cited_text": "Alpha", "document_index": 0})),
+    ]});
+    let scope = evidence_check::Scope { tenant_id: "t".into(), user_id: "u".into() };
+    let mut a = AnthropicOptions { scope: scope.clone(), source_ids: vec!["not an id".into()], fetched_at: None, uncited_as_gaps: false, policy: Default::default(), title: None };
+    let e = from_anthropic_message(&request, &response, &a).unwrap_err();
+    assert!(e.violations.len() >= 12, "{e:?}");
+    coded_both("anthropic", &e, f);
+    coded_both("anthropic shapes", &from_anthropic_message(&json!({}), &json!({}), &a).unwrap_err(), f);
+    a.policy.max_response_citations = 1;
+    coded_both("anthropic limit", &from_anthropic_message(&request, &response, &a).unwrap_err(), f);
+
+    // The annotation reader: as written, then quote-first against a store.
+    let clock = evidence_check::Clock::fixed("2026-11-29T00:00:00+00:00").unwrap();
+    let spec = <evidence_check::SourceSpec as evidence_check::Contract>::from_value(&json!({"source_id": "a", "title": "T", "locator": "https://example.com/a", "filename": "a.md", "kind": "public"})).unwrap();
+    let mut store = evidence_check::EvidenceStore::new(vec![spec], Default::default(), clock).unwrap();
+    store.ingest(&scope, "a", "Plan A. Plan B. Plan A.").unwrap();
+    let quote = |exact: &str| json!({"type": "TextQuoteSelector", "exact": exact});
+    let at = |s: u64, e: u64| json!({"type": "TextPositionSelector", "start": s, "end": e});
+    let state = json!({"type": "SourceRevision", "source_id": "a", "revision": 1, "digest": "0".repeat(64)});
+    let id = format!("{ID_PREFIX}c1");
+    let own = |selector: Value| json!({"id": id, "target": {"source": "https://example.com/a", "selector": selector, "state": state}});
+    let foreign = |selector: Value| json!({"id": "x", "target": {"source": "https://example.com/a", "selector": selector}});
+    let written = [
+        json!({"id": "x"}),
+        json!({"id": id, "target": {}}),
+        own(json!(vec![quote("Plan"); MAX_SELECTORS + 1])),
+        own(json!([quote("Plan A."), at(0, 7), quote("Plan B.")])),
+        own(json!([{"type": "TextQuoteSelector", "exact": "Plan", "refinedBy": at(0, 2)}, at(0, 4)])),
+        json!({"id": id, "target": {"source": format!("{SOURCE_PREFIX}b"), "selector": [quote("Plan"), at(0, 4)], "state": state}}),
+        own(json!([quote("Plan A."), {"type": "TextPositionSelector", "start": "0", "end": 7}])),
+    ];
+    for (i, v) in written.iter().enumerate() {
+        match from_web_annotation(v) {
+            Err(e) => coded_both(&format!("annotation {i}"), &e, f),
+            Ok(c) => f.push(format!("annotation {i} was read: {c:?}")),
+        }
+    }
+    let located = [
+        json!({"id": "x", "target": {"selector": quote("Plan B.")}}),
+        foreign(quote("Plan C.")),
+        foreign(quote("Plan A.")),
+        foreign(json!({"type": "TextQuoteSelector"})),
+        foreign(json!([quote("Plan B."), {"type": "TextPositionSelector", "start": 0, "end": 99, "refinedBy": quote("A")}])),
+        foreign(json!({"type": "TextQuoteSelector", "exact": "Plan B.", "refinedBy": at(5, 99)})),
+        foreign(json!({"type": "TextQuoteSelector", "exact": "Plan B.", "refinedBy": {"type": "CssSelector", "value": "p"}})),
+        foreign(json!([quote("Plan B."), {"type": "RangeSelector", "refinedBy": quote("B")}])),
+        foreign(json!([quote("Plan B."), {"type": "TextQuoteSelector", "exact": "Plan A.", "suffix": " Plan B"}])),
+        foreign(json!([quote("Plan B."), at(0, 7), at(16, 23)])),
+    ];
+    for (i, v) in located.iter().enumerate() {
+        match from_web_annotation_in(v, &scope, &store, Whitespace::Exact) {
+            Err(e) => coded_both(&format!("located annotation {i}"), &e, f),
+            Ok(c) => f.push(format!("located annotation {i} was read: {c:?}")),
+        }
+    }
+    for lang in [Lang::En, Lang::Zh] {
+        let (_, trims) = drop_edge_surrogates_in(r#"{"prefix": "\udc00a", "suffix": "b\ud800"}"#, lang);
+        assert_eq!(trims.len(), 2);
+        for t in trims {
+            check("context trim", lang, &t.message, f);
+        }
+    }
+    assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
+}
+
+// ---- the options' and the policy's texts -------------------------------------------------
+
+#[test]
+fn no_option_or_policy_message_mixes_english_and_chinese() {
+    use evidence_check::error::{binding_text_zh, BindingError, BINDING_TEXTS};
+    use evidence_check::options::{self, from_stringified, from_value, CallOptions};
+    use evidence_check::policy::{Policy, PolicyError};
+    let mut failures = Vec::new();
+    let f = &mut failures;
+
+    // Every argument text the core and the binding write has a template.
+    let (mut texts, mut missing) = (0, Vec::new());
+    for dir in ["src", "js-api/src"] {
+        for path in rust_files(&format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"))) {
+            let src = std::fs::read_to_string(&path).unwrap();
+            for t in literals_after(&src, &["BindingError::argument(", "BindingError::unicode(", "argument_error("]) {
+                texts += 1;
+                // `NAME: SERDE` is serde's text at an option's path (walked below).
+                if t == "{}: {}" {
+                    continue;
+                }
+                let filled = t.replace("{}", "options.x");
+                match binding_text_zh(&filled) {
+                    Some(_) => both(&format!("argument {t:?}"), |l| Coded::message(&BindingError::argument(filled.clone()), l), f),
+                    None => missing.push(format!("{}: {t:?}", path.display())),
+                }
+            }
+        }
+    }
+    println!("{texts} argument texts, {} templates", BINDING_TEXTS.len());
+    assert!(texts >= 30, "{texts} argument texts: the walk lost its way");
+    assert!(missing.is_empty(), "{} argument texts have no Chinese text:\n{}", missing.len(), missing.join("\n"));
+
+    // Options that serde refuses: each wrong type, unknown names and values, by every call.
+    let wrong = [json!(1), json!(-1), json!(1.5), json!("x"), json!(true), json!(null), json!([1]), json!({"a": 1})];
+    let fields = ["lang", "compat", "dialect", "whitespace", "unit", "reviews", "maxClaims", "sourceIds", "now", "render", "occurrence", "scope", "nope"];
+    fn refusals<T: options::Options>(values: &[Value]) -> Vec<options::OptionError> {
+        values.iter().filter_map(|v| from_value::<T>(v.clone(), "options").err().map(Into::into)).collect()
+    }
+    let mut values: Vec<Value> = vec![json!([]), json!("x")];
+    for field in fields {
+        for w in &wrong {
+            values.push(json!({ field: w }));
+        }
+    }
+    values.push(json!({"lang": "fr"}));
+    values.push(json!({"lang": {"en": 1}}));
+    values.push(json!({"unit": "bytes"}));
+    let mut refused = Vec::new();
+    refused.extend(refusals::<options::AnthropicOptions>(&values));
+    refused.extend(refusals::<options::CheckBundleOptions>(&values));
+    refused.extend(refusals::<options::QuoteOptions>(&values));
+    refused.extend(refusals::<options::RangeOptions>(&values));
+    refused.extend(refusals::<options::RenderOptions>(&values));
+    refused.extend(refusals::<options::ParseOptions>(&values));
+    refused.extend(refusals::<options::AssessOptions>(&values));
+    refused.push(from_stringified::<options::LangOptions>(r#"{"lang":"\ud800"}"#, "options").unwrap_err());
+    refused.push(options::catalog_option_keys(&["catalog", "x"]).unwrap_err().into());
+    // What the settings refuse: a missing scope, bad sources, an occurrence of 0, an empty key.
+    let settings = [
+        CallOptions::default().anthropic().unwrap_err(),
+        CallOptions::default().provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!([])), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!({"0": {"sourceId": "a"}})), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { scope: Some(json!({"tenant_id": "t", "user_id": "u"})), sources: Some(json!({"0": {"sourceId": "a", "text": "x", "y": 1}})), ..Default::default() }.provider_import().unwrap_err(),
+        CallOptions { occurrence: Some(0), ..Default::default() }.selector("x".into()).unwrap_err().into(),
+        CallOptions { review_key: Some(String::new()), ..Default::default() }.review_key().unwrap_err().into(),
+        CallOptions { key: Some(String::new()), ..Default::default() }.signing_key().unwrap_err().into(),
+        CallOptions { policy: Some(json!("nope")), ..Default::default() }.limits().unwrap_err().into(),
+    ];
+    refused.extend(settings);
+    assert!(refused.len() >= 200, "{} refusals", refused.len());
+    for e in &refused {
+        coded_both("options", e, f);
+    }
+
+    // Every policy the reader refuses: a preset, an object, a field of each type, JSON text.
+    let mut policies: Vec<Result<Policy, PolicyError>> = vec![
+        Policy::from_json("nope"),
+        Policy::from_json("{"),
+        Policy::from_json("[1]"),
+        Policy::from_json(r#"{"a": 1, "a": 2}"#),
+        Policy::from_value(&json!(1)),
+        Policy::from_value(&json!({"extends": 1})),
+        Policy::from_value(&json!({"extends": "nope"})),
+        Policy::from_value(&json!({"nope": 1})),
+    ];
+    for field in ["max_claims", "kinds", "filename", "identifier", "scope_id"] {
+        for w in &wrong {
+            policies.push(Policy::from_value(&json!({ field: w })));
+        }
+    }
+    let errors: Vec<PolicyError> = policies.into_iter().filter_map(Result::err).collect();
+    assert!(errors.len() >= 40, "{} policy errors", errors.len());
+    for e in &errors {
+        coded_both("policy", e, f);
+    }
+    assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
+}

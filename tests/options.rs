@@ -70,7 +70,8 @@ fn options_are_read_in_one_step_and_resolved() {
 fn an_unknown_option_is_refused_with_the_allowed_names() {
     let e = read::<options::StoreOptions>(json!({"now": NOW, "langue": "en"})).unwrap_err();
     assert_eq!(e.kind, BindingErrorKind::InvalidArgument);
-    let m = e.message(Lang::Zh);
+    assert!(e.message(Lang::Zh).starts_with("options.langue:未知字段 `langue`,应为`now`、"), "{}", e.message(Lang::Zh));
+    let m = e.message(Lang::En);
     assert!(m.starts_with("options.langue: unknown field `langue`, expected one of "), "{m}");
     for name in ["now", "maxSources", "maxSourceBytes", "lang"] {
         assert!(m.contains(&format!("`{name}`")), "{m}");
@@ -117,7 +118,8 @@ fn the_lone_surrogate_scan_finds_unescaped_surrogate_escapes_only() {
     assert_eq!(options::lone_surrogate_escape(r#""\u00e9 \u2028""#), None);
     let e = options::check_stringified(r#"{"x":"\udc00"}"#, "report").unwrap_err();
     assert_eq!(e.code(), "invalid_unicode");
-    assert!(e.message(Lang::Zh).starts_with("report contains a string with an unpaired surrogate (at character 6"));
+    assert!(e.message(Lang::En).starts_with("report contains a string with an unpaired surrogate (at character 6"));
+    assert!(e.message(Lang::Zh).starts_with("report 含有一个带未配对代理项的字符串(在其 JSON 的第 6 个字符处)"));
     assert!(options::check_stringified(r#"{"x":"é"}"#, "report").is_ok());
     let e = options::check_input_size("bundle", 11, 10).unwrap_err();
     assert_eq!(e.violations[0].code.code(), "input_too_large");
@@ -216,7 +218,10 @@ fn every_error_is_coded_and_localised_explicitly() {
     // Kinds and binding errors.
     assert_eq!(Coded::message(&evidence_check::citation::OffsetErrorKind::OutOfRange, Lang::En), "The offset is past the end of the text.");
     assert_eq!(Coded::message(&BindingError::from(BindingErrorKind::StoreFreed), Lang::En), "The evidence store was freed; it cannot be used any more.");
-    assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::Zh), "x must be a string");
+    assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::En), "x must be a string");
+    assert_eq!(Coded::message(&BindingError::argument("x must be a string"), Lang::Zh), "x 必须是字符串");
+    // A detail of no template stays as given.
+    assert_eq!(Coded::message(&BindingError::argument("x is odd"), Lang::Zh), "x is odd");
 }
 
 #[test]

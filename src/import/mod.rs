@@ -62,7 +62,13 @@ impl crate::error::Coded for ModelResponseError {
         match self {
             Self::Contract(c) => crate::error::Coded::message(c, lang),
             Self::UnknownShape { given } => {
-                let known: Vec<String> = KNOWN_SHAPES.iter().map(|(n, s)| format!("{n} ({s})")).collect();
+                let known: Vec<String> = KNOWN_SHAPES
+                    .iter()
+                    .map(|(n, s)| match lang {
+                        Lang::En => format!("{n} ({s})"),
+                        Lang::Zh => format!("{n} 格式({s})"),
+                    })
+                    .collect();
                 let head = match (given, lang) {
                     (Some(p), Lang::En) => format!("Unknown provider {p:?}"),
                     (Some(p), Lang::Zh) => format!("未知的提供方 {p:?}"),

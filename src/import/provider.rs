@@ -49,6 +49,42 @@ crate::error::coded_enum! {
     }
 }
 
+/// What an [`ImportIssue`]'s message says after its code's text, with `{}` for what it
+/// names: each English text and its Chinese one. A more specific text comes first.
+pub const DETAIL_TEXTS: &[(&str, &str)] = &[
+    ("{} occurrences in source {} within [{}, {})", "{} 次出现,位于来源 {} 的 [{}, {}) 内"),
+    ("{} occurrences in source {}", "{} 次出现,位于来源 {}"),
+    ("source {}, kept as citation {} so that the check reports it", "来源 {},保留为引用 {},由检查报告"),
+    ("a citation translated from {}: its cited_text is the answer's text, not a source passage (url {})", "由 {} 转换而来的引用:其 cited_text 是回答的文字,不是来源段落(网址 {})"),
+    ("url {}, no cited_text", "网址 {},没有 cited_text"),
+    ("{} source {}: no cited text passes through", "{} 来源 {}:没有传来被引原文"),
+    ("the citation has no location", "引用没有位置"),
+    ("{}: not a document the host holds", "{}:不是宿主持有的文档"),
+    ("{} needs documentIndex, start and end", "{} 需要 documentIndex、start 和 end"),
+    ("{} of document {} without sourceContent[].text", "{}(文档 {})没有 sourceContent[].text"),
+    ("pages {}..{} of document {}: the snapshot has {} page(s), separated by form feeds", "第 {}..{} 页(文档 {}):快照只有 {} 页(以换页符分隔)"),
+    (
+        "chunks {}..{} of document {}: the request's source.content blocks are not (once) in the host's snapshot",
+        "第 {}..{} 块(文档 {}):请求的 source.content 块不在宿主的快照中,或不止出现一次",
+    ),
+    ("part {} of an answer of {} parts", "第 {} 部分,回答共 {} 部分"),
+    ("UTF-8 bytes [{}, {}) of part {} are {}, the segment's text is {}", "UTF-8 字节 [{}, {})(第 {} 部分)是 {},而片段的文字是 {}"),
+    ("UTF-8 bytes [{}, {}) of part {} ({} bytes): outside it or not on a character boundary", "UTF-8 字节 [{}, {})(第 {} 部分,共 {} 字节):超出该部分或不在字符边界上"),
+    ("chunk {} is not in groundingChunks ({} chunks)", "块 {} 不在 groundingChunks 中(共 {} 块)"),
+    ("a {} chunk", "{} 块"),
+    ("retrievedContext {} without text", "retrievedContext {} 没有文字"),
+    ("a file_citation needs its file_id and index", "file_citation 需要 file_id 和 index"),
+    ("index {} of an answer of {} code points", "索引 {},回答共 {} 个码位"),
+    ("container {} file {}: no text of it comes back", "容器 {} 的文件 {}:没有返回它的文字"),
+    ("{} annotation: not a citation of a source", "{} 标注:不是对来源的引用"),
+    ("file {}: the request did not include {}, so no result text came back", "文件 {}:请求没有包含 {},因此没有返回结果文字"),
+    ("file {}: the response has no file_search_call results", "文件 {}:响应没有 file_search_call 结果"),
+    ("file {}: no file_search_call result is of this file", "文件 {}:没有属于此文件的 file_search_call 结果"),
+    ("url {} {}", "网址 {} {}"),
+    ("web {} {}", "网页 {} {}"),
+    ("document {}", "文档 {}"),
+];
+
 /// A host's snapshot: the source id it is catalogued under and the text the host holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostSource {
@@ -196,8 +232,14 @@ impl<'o> Builder<'o> {
 
     /// An issue of `kind` with a detail after its message.
     pub fn issue(&mut self, kind: ImportIssueKind, path: &str, claim: Option<&str>, detail: String) -> &mut ImportIssue {
-        let base = kind.message_in(self.options.lang);
-        let message = if detail.is_empty() { base.to_owned() } else { format!("{base} ({detail})") };
+        let lang = self.options.lang;
+        let base = kind.message_in(lang);
+        let detail = crate::error::template_in(DETAIL_TEXTS, &detail, lang);
+        let message = match (detail.is_empty(), lang) {
+            (true, _) => base.to_owned(),
+            (false, Lang::En) => format!("{base} ({detail})"),
+            (false, Lang::Zh) => format!("{}:{detail}。", base.trim_end_matches('。')),
+        };
         self.issues.push(ImportIssue {
             code: kind.code(),
             message,

@@ -238,7 +238,7 @@ fn issue(claim_id: &str, citation_id: Option<String>, source_id: &str, quote: &s
             None,
             Vec::new(),
         ),
-        StoreError::Contract(c) => (c.message(), None, Vec::new()),
+        StoreError::Contract(c) => (crate::error::Coded::message(c, lang), None, Vec::new()),
         StoreError::Detailed(..) => (e.message_in(lang), None, Vec::new()),
     };
     LocateIssue { claim_id: claim_id.to_owned(), citation_id, source_id: source_id.to_owned(), quote: quote.to_owned(), code: e.code(), message, count, ranges }

@@ -614,6 +614,52 @@ test("in Chromium the library itself follows navigator.language: English labels 
   assert.ok(CJK.test(z.artifact));
 });
 
+test("an importer's and the annotation reader's messages follow navigator.language, on the page and in the web build", async () => {
+  const CJK = /[\u3400-\u4dbf\u4e00-\u9fff]/;
+  const request = readFileSync(join(ROOT, "tests", "js", "fixtures", "anthropic", "request.json"));
+  // A response whose citations the importer refuses: not an object, a document not in the
+  // request, PDF pages of a text document.
+  const broken = {
+    type: "message",
+    content: [
+      { type: "text", text: "x", citations: [1, { type: "char_location", cited_text: "a", document_index: 9, start_char_index: 0, end_char_index: 1 }] },
+      { type: "text", text: "y", citations: [{ type: "page_location", cited_text: "a", document_index: 0, start_page_number: 1, end_page_number: 2 }] },
+    ],
+  };
+  const file = (name, buffer) => ({ name, mimeType: "application/json", buffer });
+  // The web build without a language: an importer's and an annotation's errors.
+  const library = (page) =>
+    page.evaluate(async (broken) => {
+      const ec = await import("./pkg/evidence_check.js");
+      await ec.default();
+      const messages = [];
+      for (const f of [() => ec.fromAnthropicMessage({}, broken, { scope: { tenant_id: "t", user_id: "u" } }), () => ec.fromWebAnnotation({ id: "x" })]) {
+        try {
+          f();
+          messages.push("no error");
+        } catch (e) {
+          messages.push(e.message, ...(e.issues ?? []).map((i) => i.message));
+        }
+      }
+      return messages;
+    }, broken);
+  for (const [locale, lang] of [["en-US", "en"], ["zh-CN", "zh"]]) {
+    const { page, errors } = await open(undefined, locale);
+    await page.setInputFiles("#anthropic-files", [file("request.json", request), file("response.json", Buffer.from(JSON.stringify(broken)))]);
+    await page.waitForSelector("#errors:not([hidden])");
+    // The summary names the importer (a page label) before the library's message.
+    const shown = [await page.textContent("#errors-summary"), ...(await page.$$eval("#errors-list li", (items) => items.map((li) => li.textContent)))];
+    const called = await library(page);
+    assert.ok(shown.length >= 4 && called.length >= 5 && !called.includes("no error"), [...shown, ...called].join("\n"));
+    for (const m of [...shown, ...called]) {
+      // Only the library's and the page's words are checked: the quoted input and the code stay.
+      const words = m.replace(/"[^"]*"/g, "").replace(/\([a-z_]+\)$/, "");
+      assert.ok(lang === "zh" ? CJK.test(words) && !/[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}/.test(words) : !CJK.test(words), `${locale}: ${m}`);
+    }
+    assert.deepEqual(errors, []);
+  }
+});
+
 test("a large source: the check runs off the page's thread and only the lines in view become DOM nodes", { timeout: 180_000 }, async () => {
   const { page, errors } = await open();
   // The example with 200,000 more lines (about 5 MB) in plan_a, and a third claim citing

@@ -75,7 +75,7 @@ test("locate --lang: the messages' language, whatever the locale", () => {
   const path = tmp("draft.json", { ...draft(), sources: [{ ...draft().sources[0], content: "short" }] });
   const zh = run("locate", path, "--lang", "zh");
   assert.equal(zh.code, 1);
-  assert.match(zh.stderr, /quote_not_found \(0 occurrences\) — 片段未出现/);
+  assert.match(zh.stderr, /quote_not_found\(出现 0 次\) — 片段未出现/);
   assert.match(run("locate", path).stderr, /quote_not_found \(0 occurrences\) — [A-Z][a-z]/);
 });
 

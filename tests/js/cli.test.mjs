@@ -64,17 +64,17 @@ test("check prints a readable table and writes the artifact with --out", () => {
   assert.equal(
     r.stdout,
     [
-      "status: partial",
-      "  Every citation holds, but the report has gaps, or a claim is insufficient, contradicted or disputed.",
-      `report digest: ${REPORT_DIGEST}`,
+      "状态: partial",
+      "  每条引用均成立,但报告有缺口,或有论断证据不足、被反驳或存在冲突。",
+      `报告摘要: ${REPORT_DIGEST}`,
       "",
-      "claim    kind        state",
+      "论断     类型        状态",
       "claim_a  fact        supported",
       "claim_b  fact        supported",
       "choice   inference   supported",
       "",
-      "issues: none",
-      `artifact: ${out} (content digest ${createHash("sha256").update(ARTIFACT).digest("hex")})`,
+      "问题:无",
+      `产物:${out}(内容摘要 ${createHash("sha256").update(ARTIFACT).digest("hex")})`,
       "",
     ].join("\n"),
   );
@@ -94,22 +94,23 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
   const r = run("check", path, "--now", NOW, "--out", never);
   assert.equal(r.code, 2, r.stderr);
   assert.equal(readFileSync(never, "utf8"), "untouched", "no artifact is written for an invalid report");
-  assert.match(r.stdout, /^status: invalid\n/);
-  assert.ok(r.stdout.includes("issues: 1\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22; 该区间的原文:\"方案 B 需要联网检索。\")\n"), r.stdout);
-  assert.ok(r.stdout.includes("artifact: not rendered — report_invalid: 报告引用无效,拒绝导出。\n"), r.stdout);
+  assert.match(r.stdout, /^状态: invalid\n/);
+  assert.ok(r.stdout.includes("问题:1 个\n  claim_b / citation_b: quote_mismatch — 引文与原文区间不一致。 (来源 plan_b; 区间 [9, 21); 正文长度 22; 该区间的原文:\"方案 B 需要联网检索。\")\n"), r.stdout);
+  assert.ok(r.stdout.includes("产物:未生成 — report_invalid:报告引用无效,拒绝导出。\n"), r.stdout);
 });
 
 test("exit 3 for unusable input, with a clear message and no stack trace", () => {
   const cases = [
-    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: not_found: .*no-such-file.json does not exist\n/],
+    [["check", join(ROOT, "no-such-file.json")], /^evidence-check: not_found: .*no-such-file.json 不存在\n/],
     [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle breaks its contract at \/: key must be a string/],
     [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /duplicate key `scope`/],
-    [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /is not valid UTF-8/],
+    [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /latin1\.json 不是有效的 UTF-8/],
     [["check", EXAMPLE, "--now", "yesterday"], /^evidence-check: invalid_now: now 必须是带秒和时区偏移的 ISO 8601 时间/],
     [["check", EXAMPLE, "--now", "yesterday", "--lang", "en"], /^evidence-check: invalid_now: now must be an ISO 8601 date-time/],
-    [["check", EXAMPLE, "--frobnicate"], /^evidence-check: usage: unknown option --frobnicate/],
-    [["frobnicate"], /^evidence-check: usage: unknown command frobnicate/],
-    [[], /no command given/],
+    [["check", EXAMPLE, "--frobnicate"], /^evidence-check: usage: 未知选项 --frobnicate/],
+    [["frobnicate"], /^evidence-check: usage: 未知命令 frobnicate/],
+    [[], /没有给出命令/],
+    [["check", join(ROOT, "no-such-file.json"), "--lang", "en"], /^evidence-check: not_found: .*no-such-file.json does not exist\n/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);
@@ -183,7 +184,7 @@ test("check DIR --jobs 2 checks every bundle and exits with the worst code", () 
   writeFileSync(join(dir, "zz-broken.json"), "{");
   r = run("check", dir, "--jobs", "1");
   assert.equal(r.code, 4);
-  assert.match(r.stdout, /^checked 7 bundles in .* with 1 job in /);
+  assert.match(r.stdout, /^已检查 .* 中的 7 个证据包,1 个并行任务,用时 /);
   assert.ok(r.stdout.includes("  partial: 5\n  invalid: 1\n  unusable: 1\n"), r.stdout);
   assert.equal(run("check", dir, "--jobs", "0").code, 3);
   // An unusable bundle's line holds the contract's violations.
@@ -253,7 +254,7 @@ test("only regular files are read, and never past the input limit", () => {
   const big = tmp("big.json", Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
   const r = run("check", big, "--policy", "reference");
   assert.equal(r.code, 3);
-  assert.equal(r.stderr, `evidence-check: input_too_large: ${big} is 16777217 bytes, over the limit of 16777216 bytes; it was not read\n`);
+  assert.equal(r.stderr, `evidence-check: input_too_large: ${big} 有 16777217 字节,超过 16777216 字节的上限;未读取\n`);
   // In a directory, such a file is one unusable bundle among the others.
   const dir = mkdtempSync(join(tmpdir(), "evidence-check-batch-"));
   spawnSync("mkfifo", [join(dir, "fifo.json")]);
@@ -270,7 +271,7 @@ test("--flag=value works as --flag value", () => {
   assert.equal(readFileSync(join(dir, "a.md"), "utf8"), ARTIFACT);
   const missing = run("check", EXAMPLE, "--out");
   assert.equal(missing.code, 3);
-  assert.match(missing.stderr, /^evidence-check: usage: --out needs a value\n/);
+  assert.match(missing.stderr, /^evidence-check: usage: --out 需要一个值\n/);
   const flag = run("check", EXAMPLE, "--json=yes");
   assert.equal(flag.code, 3);
   assert.match(flag.stderr, /^evidence-check: usage: .*--json/);
@@ -358,14 +359,14 @@ test("import and locate read files as check does and escape control characters i
   // A device is refused unread (it was read to the end: /dev/zero without bound).
   let r = run("locate", "/dev/zero");
   assert.equal(r.code, 3);
-  assert.equal(r.stderr, "evidence-check: not_a_file: /dev/zero is a character device, not a regular file; it was not read\n");
+  assert.equal(r.stderr, "evidence-check: not_a_file: /dev/zero 是字符设备,不是普通文件;未读取\n");
   r = run("import", "anthropic", "/dev/zero", "/dev/zero");
   assert.equal(r.code, 3);
-  assert.match(r.stderr, /^evidence-check: not_a_file: \/dev\/zero is a character device/);
+  assert.match(r.stderr, /^evidence-check: not_a_file: \/dev\/zero 是字符设备/);
   // A file name holding control codes reaches the terminal escaped.
   r = run("locate", join(tmpdir(), "\u001b]0;owned\u0007\u202e.json"));
   assert.equal(r.code, 3);
-  assert.ok(r.stderr.includes("⟦U+001B⟧]0;owned⟦U+0007⟧⟦U+202E⟧.json does not exist"), r.stderr);
+  assert.ok(r.stderr.includes("⟦U+001B⟧]0;owned⟦U+0007⟧⟦U+202E⟧.json 不存在"), r.stderr);
   assert.doesNotMatch(r.stderr, /[\u001b\u0007\u202e]/);
   // locate's messages follow the locale too.
   const draft = readJson("examples", "demo.bundle.json");
@@ -376,7 +377,7 @@ test("import and locate read files as check does and escape control characters i
   const en = spawnSync(process.execPath, [CLI, "locate", path], { encoding: "utf8", env: locale("en_US.UTF-8") });
   assert.equal(en.status, 1, en.stderr);
   assert.match(en.stderr, /k1: quote_not_found \(0 occurrences\) — [A-Za-z]/);
-  assert.match(run("locate", path).stderr, /k1: quote_not_found \(0 occurrences\) — 片段/);
+  assert.match(run("locate", path).stderr, /k1: quote_not_found\(出现 0 次\) — 片段/);
 });
 
 /**
@@ -446,5 +447,5 @@ test("the default (documents) policy checks real documents that the reference po
   assert.match(unknown.stderr, /policy_unknown_field: .*policy\.json: .*max_clams/);
   const bogus = run("check", path, "--policy", "lenient");
   assert.equal(bogus.code, 3);
-  assert.match(bogus.stderr, /^evidence-check: usage: --policy: the policy file lenient does not exist \(the presets are "documents" and "reference"\)\n/);
+  assert.match(bogus.stderr, /^evidence-check: usage: --policy:策略文件 lenient 不存在\(预设为 "documents" 和 "reference"\)\n/);
 });

@@ -193,7 +193,7 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   const F = join(ROOT, "tests", "js", "fixtures", "anthropic");
   const out = join(dir, "nested", "bundle.json");
   let r = run("import", "anthropic", join(F, "request.json"), join(F, "response.json"), "--out", out, "--tenant", "acme", "--user", "ana");
-  assert.deepEqual(r, { code: 0, stdout: "", stderr: "imported 3 documents, 5 claims, 5 citations\n" });
+  assert.deepEqual(r, { code: 0, stdout: "", stderr: "已导入 3 份文档、5 条论断、5 条引用\n" });
   assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).scope, scope);
   r = run("check", out, "--json", "--now", NOW);
   assert.equal(r.code, 1);
@@ -201,10 +201,10 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   r = run("import", "anthropic", join(F, "request.json"), join(F, "response-tampered.json"));
   assert.equal(r.code, 0);
   assert.equal(JSON.parse(r.stdout).import_notes[2].unit, "unmatched");
-  assert.match(r.stderr, /no unit \(kept as the model gave them; the check will report them\): cite-1/);
+  assert.match(r.stderr, /在任何计数单位下都不含其 cited_text\(按模型给出的保留,检查时会报告\):cite-1/);
   r = run("import", "pdf", "a", "b");
   assert.equal(r.code, 3);
-  assert.match(r.stderr, /import takes anthropic, bedrock, openai or gemini, not pdf/);
+  assert.match(r.stderr, /import 接受 anthropic、bedrock、openai 或 gemini,而不是 pdf/);
 
   const draft = {
     scope,
@@ -217,7 +217,7 @@ test("CLI: import anthropic, then check; locate a draft bundle", () => {
   assert.equal(r.code, 1);
   assert.equal(
     r.stderr,
-    "located 1 quote\n  k2: quote_ambiguous (2 occurrences at [0, 3), [8, 11)) — 片段在来源 a 中出现 2 次(字符区间 [0, 3), [8, 11)),无法唯一定位;请给出前后文或指定第几处。\n  k2: quote_not_found (0 occurrences) — 片段未出现在来源 a 的当前版本中。\n",
+    "已定位 1 处引文\n  k2: quote_ambiguous(出现 2 次,位于 [0, 3), [8, 11)) — 片段在来源 a 中出现 2 次(字符区间 [0, 3), [8, 11)),无法唯一定位;请给出前后文或指定第几处。\n  k2: quote_not_found(出现 0 次) — 片段未出现在来源 a 的当前版本中。\n",
   );
   const located = JSON.parse(readFileSync(join(dir, "located.json"), "utf8"));
   assert.deepEqual(located.report.claims[0].citations, [{ citation_id: "q1", ref: { source_id: "a", revision: 2, digest: ec.digestText(draft.sources[0].content) }, start: 4, end: 7, quote: "two" }]);

@@ -272,7 +272,7 @@ test("--mcp reads the bundle strictly, before any server starts", () => {
   // A directory takes no --mcp: refused, naming the option.
   const r = spawnSync(process.execPath, [CLI, "check", dir, "--mcp", `${FS_SERVER} .`], { env: ZH, encoding: "utf8" });
   assert.equal(r.status, 3);
-  assert.match(r.stderr, /^evidence-check: usage: --mcp takes one bundle, not a directory\n/);
+  assert.match(r.stderr, /^evidence-check: usage: --mcp 只用于单个证据包,不用于目录\n/);
 });
 
 test("an MCP isError text reaches the terminal with its control characters escaped", () => {

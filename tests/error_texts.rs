@@ -213,10 +213,9 @@ fn no_message_mixes_english_and_chinese() {
             }
         }
     }
-    // A text of no rule (serde's) keeps one language, whatever is asked.
+    // serde_json's syntax errors have Chinese texts too (json_syntax_errors_are_in_the_language_asked).
     let serde = ContractError { subject: "report", violations: vec![Violation { path: String::new(), code: ViolationCode::InvalidJson, message: "EOF while parsing a value at line 1 column 1".into() }] };
-    let summary = serde.message_and_issues(Lang::Zh).0;
-    assert!(!has_cjk(&summary), "{summary}");
+    both("serde's syntax error", |l| serde.message_and_issues(l).0, f);
     // The reference's own texts after the summary.
     let dup = ContractError { subject: "report", violations: vec![Violation { path: String::new(), code: ViolationCode::DuplicateClaimId, message: ViolationCode::DuplicateClaimId.reference_message().unwrap().into() }] };
     both("reference text summary", |l| Coded::message(&dup, l), f);
@@ -706,4 +705,19 @@ fn no_option_or_policy_message_mixes_english_and_chinese() {
         coded_both("policy", e, f);
     }
     assert!(failures.is_empty(), "{} messages mix the languages:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn json_syntax_errors_are_in_the_language_asked() {
+    // Each of serde_json's syntax errors that a reader can meet, as the bundle's summary.
+    let texts = [
+        "{nope", "{\"a\":", "[1,", "[1 2]", "{\"a\" 1}", "{\"a\":1 \"b\":2}", "[1,]", "{\"a\":1,}", "tru", "\"\\q\"", "-", "1e999999",
+        "\"\\ud800\\u\"", "\"\u{1}\"", "{1:2}", "1 2", "\"abc", "{\"a\":1,\"a\":2}", "[", "{",
+    ];
+    let mut failures = Vec::new();
+    for text in texts {
+        let e = evidence_check::json::parse_strict(text, 1 << 20, "bundle").expect_err(text);
+        both(text, |lang| e.localized(lang).summary(lang), &mut failures);
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }

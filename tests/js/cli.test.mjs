@@ -102,8 +102,8 @@ test("exit 2 for an invalid report, with its issues and no artifact", () => {
 test("exit 3 for unusable input, with a clear message and no stack trace", () => {
   const cases = [
     [["check", join(ROOT, "no-such-file.json")], /^evidence-check: not_found: .*no-such-file.json 不存在\n/],
-    [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle breaks its contract at \/: key must be a string/],
-    [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /duplicate key `scope`/],
+    [["check", tmp("bad.json", "{ not json")], /^evidence-check: contract: bundle 不符合契约\(位置 \/\):键必须是字符串\(第 1 行第 3 列\)/],
+    [["check", tmp("dup.json", '{"scope": {}, "scope": {}}')], /重复的键 `scope`/],
     [["check", tmp("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]))], /latin1\.json 不是有效的 UTF-8/],
     [["check", EXAMPLE, "--now", "yesterday"], /^evidence-check: invalid_now: now 必须是带秒和时区偏移的 ISO 8601 时间/],
     [["check", EXAMPLE, "--now", "yesterday", "--lang", "en"], /^evidence-check: invalid_now: now must be an ISO 8601 date-time/],

@@ -144,7 +144,7 @@ function checkOptions(lib, opts) {
   if (opts.lang !== undefined) options.lang = opts.lang;
   if (opts.now !== undefined) options.now = opts.now;
   if (opts.compat !== undefined) options.compat = opts.compat;
-  const policy = policyArg(lib, opts.policy);
+  const policy = policyArg(lib, opts.policy, opts.lang);
   if (policy !== undefined) options.policy = policy;
   const key = reviewKey(opts.reviewKeyEnv);
   if (key !== undefined) options.reviewKey = key;
@@ -531,7 +531,7 @@ async function checkViaMcp(lib, opts, path, text, options) {
   const onSignal = () => {
     if (!ac.signal.aborted) return ac.abort();
     killServers("SIGKILL");
-    process.stderr.write("evidence-check: interrupted; the MCP server was shut down\n");
+    process.stderr.write(`evidence-check: ${cliText("interrupted; the MCP server was shut down", messageLang(opts.lang, opts.compat))}\n`);
     process.exit(UNUSABLE);
   };
   const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];

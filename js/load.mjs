@@ -127,6 +127,25 @@ const CLI_TEXTS = [
   ["--sources {}: {}", "--sources {}:{}"],
   ["locate takes one DRAFT_BUNDLE.json", "locate 接受一个 DRAFT_BUNDLE.json"],
   ["{} takes no --{}", "{} 不接受 --{}"],
+  // A directory's stray file (js/worker.mjs).
+  ["not a bundle (JSON {}, not an object); skipped", "不是证据包(JSON {},不是对象);已跳过"],
+  ["not a bundle (a JSON object without scope, sources or report); skipped", "不是证据包(JSON 对象中没有 scope、sources 或 report);已跳过"],
+  // Reading sources through MCP (js/mcp.mjs).
+  ["source {}: {}", "来源 {}:{}"],
+  ["reading sources through MCP needs the package {}, an optional peer dependency that is not installed: npm install {}", "通过 MCP 读取来源需要软件包 {},它是未安装的可选对等依赖:npm install {}"],
+  ["options.command must name the server to start", "options.command 必须指明要启动的服务器"],
+  ["the response passed {} bytes unfinished, over the cap of {} bytes of JSON; it was not read further", "响应超过 {} 字节仍未结束,超出 {} 字节 JSON 的上限;未继续读取"],
+  ["the MCP server did not answer the handshake within {} ms", "MCP 服务器未在 {} 毫秒内响应握手"],
+  ["the MCP server could not be started or reached: {}", "无法启动或连接 MCP 服务器:{}"],
+  ["no answer within {} ms", "{} 毫秒内无响应"],
+  ["the call to {} failed: {}", "调用 {} 失败:{}"],
+  ["the response is {} bytes of JSON, over the cap of {}", "响应为 {} 字节的 JSON,超过上限 {}"],
+  ["{} reported an error: {}", "{} 报告了错误:{}"],
+  ["{} reported an error", "{} 报告了错误"],
+  ["{} returned neither a read result nor one text block", "{} 既未返回读取结果,也未返回单个文本块"],
+  ["the result names {}, the catalogue {}", "结果指明的是 {},目录中为 {}"],
+  ["{} returned status {} without a text", "{} 返回了状态 {},没有文本"],
+  ["interrupted; the MCP server was shut down", "已中断;MCP 服务器已关闭"],
 ];
 
 /** What a part of a CLI text names, in Chinese: a kind of file. */
@@ -137,6 +156,10 @@ const CLI_PARTS = {
   "a block device": "块设备",
   "a socket": "套接字",
   "not a regular file": "非普通文件",
+  "an array": "数组",
+  "a string": "字符串",
+  "a number": "数字",
+  "a boolean": "布尔值",
 };
 
 const templateRe = (en) => new RegExp("^" + en.split("{}").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.*?)") + "$", "s");
@@ -250,14 +273,15 @@ export function parseCommandLine(argv, options) {
 /**
  * --policy: every field's value, read by the core (`lib.parsePolicy`) from a preset's
  * name or a policy JSON file (an unknown field is an error naming it and the file);
- * undefined without --policy.
+ * undefined without --policy. Its errors are in `lang` (--lang), else the host's language.
  */
-export function policyArg(lib, value) {
+export function policyArg(lib, value, lang) {
   if (value === undefined) return undefined;
-  if (value === "reference" || value === "documents") return lib.parsePolicy(value);
+  const options = lang === undefined ? undefined : { lang };
+  if (value === "reference" || value === "documents") return lib.parsePolicy(value, options);
   if (!existsSync(value)) throw usageError(`--policy: the policy file ${value} does not exist (the presets are "documents" and "reference")`);
   try {
-    return lib.parsePolicy(readInputFile(value));
+    return lib.parsePolicy(readInputFile(value), options);
   } catch (e) {
     if (e?.code?.startsWith?.("policy_")) e.message = `${value}: ${e.message}`;
     throw e;

@@ -5,7 +5,7 @@
 // the main thread only writes, counts and orders. The buffers go round: the main thread
 // gives each back with a later task once it is written, so a task seldom needs a new one.
 import { parentPort, workerData } from "node:worker_threads";
-import { decodeInput, errorData, jsonOut, loadPackage, readInputBytes, SOME_UNREADABLE_EXIT, STATUS_EXIT, withBytes } from "./load.mjs";
+import { cliText, decodeInput, errorData, inLang, jsonOut, loadPackage, messageLang, readInputBytes, SOME_UNREADABLE_EXIT, STATUS_EXIT, withBytes } from "./load.mjs";
 
 let lib;
 
@@ -71,7 +71,8 @@ function trapData(err) {
  * feed), never decoded into a string here.
  */
 function checkOne(item, bytes, options, inputLimit) {
-  if (item.error) return { result: { ...item.tag, error: item.error } };
+  const lang = messageLang(options.lang, options.compat);
+  if (item.error) return { result: { ...item.tag, error: { ...item.error, message: cliText(item.error.message, lang) } } };
   let input;
   try {
     if (item.at === undefined) input = readInputBytes(item.path, inputLimit);
@@ -86,8 +87,8 @@ function checkOne(item, bytes, options, inputLimit) {
     if (isTrap(err)) return { result: { ...item.tag, error: trapData(err) }, trapped: true };
     // A directory's stray JSON file (not a stream's line: every line is meant as a bundle).
     const stray = item.path !== undefined && input !== undefined ? notABundle(input) : undefined;
-    if (stray) return { result: { ...item.tag, skipped: { code: "not_a_bundle", message: stray } } };
-    return { result: { ...item.tag, error: errorData(err) } };
+    if (stray) return { result: { ...item.tag, skipped: { code: "not_a_bundle", message: cliText(stray, lang) } } };
+    return { result: { ...item.tag, error: errorData(inLang(err, lang)) } };
   }
 }
 

@@ -234,6 +234,7 @@ test("the CLI's usage errors and refusals follow the locale, and --lang over it"
   const notUtf8 = file("latin1.json", Buffer.from([0x7b, 0xe9, 0x7d]));
   const empty = mkdtempSync(join(dir, "empty-"));
   const missing = join(dir, "missing.json");
+  const badPolicy = file("bad-policy.json", JSON.stringify({ extends: "documents", max_clams: 1 }));
   const runs = {
     "unknown option": ["check", good, "--nope"],
     "option without its value": ["check", good, "--out"],
@@ -247,6 +248,8 @@ test("the CLI's usage errors and refusals follow the locale, and --lang over it"
     "not a regular file": ["digest", dir],
     "two bundles": ["check", good, good],
     "missing policy file": ["check", good, "--policy", join(dir, "policy.json")],
+    "policy file with an unknown field": ["check", good, "--policy", badPolicy],
+    "import's policy file with an unknown field": ["import", "bedrock", request, response, "--policy", badPolicy],
     "no bundles": ["check", empty],
     "--out with --no-render": ["check", good, "--out", join(dir, "a.md"), "--no-render"],
     "review key unset": ["check", good, "--review-key-env", "EC_LANG_TEST_UNSET"],
@@ -312,4 +315,35 @@ process.stdout.write(JSON.stringify(messages));
 
 test("with LANG=en_US.UTF-8 or zh_CN.UTF-8 and no lang, every argument, option and policy refusal is in that language", () => {
   inBothLocales(REFUSALS, 16);
+});
+
+test("check - and check DIR give their line and file errors, and the skipped files, in the locale's language", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ec-lang-stream-"));
+  const policy = join(dir, "policy.json");
+  writeFileSync(policy, JSON.stringify({ extends: "documents", max_input_bytes: 50000 }));
+  // A good line, a line that is not JSON, one not UTF-8, and one over the policy's input limit.
+  const stdin = Buffer.concat([
+    Buffer.from(JSON.stringify(bundle) + "\n{nope\n"),
+    Buffer.from([0x7b, 0xe9, 0x7d, 0x0a]),
+    Buffer.from(`"${"x".repeat(60000)}"\n`),
+  ]);
+  const bundles = mkdtempSync(join(dir, "bundles-"));
+  writeFileSync(join(bundles, "good.json"), JSON.stringify(bundle));
+  writeFileSync(join(bundles, "package.json"), JSON.stringify({ name: "x" }));
+  writeFileSync(join(bundles, "list.json"), "[1]");
+  writeFileSync(join(bundles, "broken.json"), "{nope");
+  for (const locale of ["en_US.UTF-8", "zh_CN.UTF-8"]) {
+    const lang = locale.startsWith("zh") ? "zh" : "en";
+    const run = (args, input) => spawnSync(process.execPath, [join(PKG, "bin", "cli.mjs"), ...args], { encoding: "utf8", input, env: localeEnv(locale) });
+    const stream = run(["check", "-", "--policy", policy, "--now", NOW, "--jobs", "2"], stdin);
+    assert.equal(stream.status, 4, stream.stderr);
+    const errors = stream.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((r) => r.error);
+    assert.deepEqual(errors.map((r) => r.error.code).sort(), ["contract", "input_too_large", "invalid_utf8"], stream.stdout.slice(0, 2000));
+    for (const r of errors) assert.ok(inOneLanguage(r.error.message, lang), `check - under ${locale}: ${r.error.message}`);
+    const table = run(["check", bundles, "--now", NOW]);
+    assert.equal(table.status, 4, table.stderr);
+    const said = (table.stdout + table.stderr).split("\n").filter((l) => /package\.json|list\.json|broken\.json/.test(l));
+    assert.equal(said.length, 3, table.stdout + table.stderr);
+    for (const l of said) assert.ok(inOneLanguage(l.replace(/\S*\.json/g, ""), lang), `check DIR under ${locale}: ${l}`);
+  }
 });

@@ -42,6 +42,7 @@ function fsServer(dir) {
 
 /** The environment in a Chinese locale (the CLI follows the locale; these tests assume zh). */
 const ZH = { ...process.env, LANG: "zh_CN.UTF-8" };
+const EN = { ...process.env, LANG: "en_US.UTF-8" }; // where a test reads the English texts of MCP failures
 delete ZH.LC_ALL;
 delete ZH.LC_MESSAGES;
 
@@ -138,10 +139,10 @@ test("a structured read_document result is checked against the spec's filename",
 
 test("the CLI reports MCP failures as unusable input (exit 3)", () => {
   const dir = sourcesDir();
-  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hang-server.mjs")}`, "--mcp-timeout", "300"], { env: ZH, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hang-server.mjs")}`, "--mcp-timeout", "300"], { env: EN, encoding: "utf8" });
   assert.equal(r.status, 3);
   assert.equal(r.stderr, "evidence-check: mcp_timeout: the MCP server did not answer the handshake within 300 ms\n");
-  const none = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", "/nonexistent/server"], { env: ZH, encoding: "utf8" });
+  const none = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", "/nonexistent/server"], { env: EN, encoding: "utf8" });
   assert.equal(none.status, 3);
   assert.match(none.stderr, /^evidence-check: mcp_unavailable: the MCP server could not be started or reached/);
 });
@@ -168,7 +169,7 @@ async function cliWithHangingServer({ shell = false } = {}) {
   const tag = `hang-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const server = `${process.execPath} ${join(FIXTURES, "hang-server.mjs")} ${tag}`;
   const mcp = shell ? `sh -c '${server}; true'` : server;
-  const child = spawn(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "60000"], { env: ZH, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "60000"], { env: EN, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise((r) => child.on("exit", (code, signal) => r({ code, signal, stderr })));
@@ -200,7 +201,7 @@ test("a shell-wrapped server that never answers: the CLI exits after mcp_timeout
   const tag = `hang-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const mcp = `sh -c '${process.execPath} ${join(FIXTURES, "hang-server.mjs")} ${tag}; true'`;
   // The guard only stops a broken build from hanging the suite (it used to wait for the orphan).
-  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "300"], { env: ZH, encoding: "utf8", timeout: 30000 });
+  const r = spawnSync(process.execPath, [CLI, "check", join(dir, "bundle.json"), "--mcp", mcp, "--mcp-timeout", "300"], { env: EN, encoding: "utf8", timeout: 30000 });
   assert.equal(r.status, 3, `exit ${r.status} ${r.signal ?? ""}: ${r.stderr}`);
   assert.equal(r.stderr, "evidence-check: mcp_timeout: the MCP server did not answer the handshake within 300 ms\n");
   assert.deepEqual(running(tag), [], "no server process is left");
@@ -209,7 +210,7 @@ test("a shell-wrapped server that never answers: the CLI exits after mcp_timeout
 test("a server flooding stderr keeps only a bounded tail in memory; the error quotes its end", () => {
   const dir = sourcesDir();
   // 300 MiB of stderr through a CLI with a 64 MiB heap: kept whole, it ran out of memory (exit 134).
-  const r = spawnSync(process.execPath, ["--max-old-space-size=64", CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hostile-server.mjs")} noisy`], { env: ZH, encoding: "utf8", timeout: 120000 });
+  const r = spawnSync(process.execPath, ["--max-old-space-size=64", CLI, "check", join(dir, "bundle.json"), "--mcp", `${process.execPath} ${join(FIXTURES, "hostile-server.mjs")} noisy`], { env: EN, encoding: "utf8", timeout: 120000 });
   assert.equal(r.status, 3, `exit ${r.status} ${r.signal ?? ""}: ${r.stderr.slice(0, 500)}`);
   assert.match(r.stderr, /^evidence-check: mcp_unavailable: the MCP server could not be started or reached: .*the last words of a noisy server\)\n$/s);
   assert.ok(r.stderr.length < 1000, `stderr is ${r.stderr.length} characters`);
@@ -251,7 +252,7 @@ test("--mcp reads the bundle strictly, before any server starts", () => {
   const dir = sourcesDir();
   const example = readFileSync(join(dir, "bundle.json"), "utf8");
   const cases = [
-    ["dup.json", example.replace('{\n  "scope"', '{\n  "scope": {},\n  "scope"'), /duplicate key `scope`/],
+    ["dup.json", example.replace('{\n  "scope"', '{\n  "scope": {},\n  "scope"'), /重复的键 `scope`/],
     // In the locale's language (Chinese).
     ["extra.json", JSON.stringify({ ...bundle, extra: 1 }), /^evidence-check: contract: bundle 不符合契约\(位置 \/extra\):不允许有此字段/],
     ["null.json", "null", /^evidence-check: contract: bundle 不符合契约\(位置 \/\):/],
@@ -281,7 +282,7 @@ test("an MCP isError text reaches the terminal with its control characters escap
   assert.equal(r.status, 3);
   assert.equal(
     r.stderr,
-    "evidence-check: mcp_tool_error: source plan_a: read_text_file reported an error: ⟦U+001B⟧[2J⟦U+001B⟧[32mstatus: reviewed_candidate⟦U+009B⟧31m⟦U+202E⟧\n",
+    "evidence-check: mcp_tool_error: 来源 plan_a:read_text_file 报告了错误:⟦U+001B⟧[2J⟦U+001B⟧[32mstatus: reviewed_candidate⟦U+009B⟧31m⟦U+202E⟧\n",
   );
 });
 

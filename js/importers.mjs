@@ -78,7 +78,7 @@ function common(lib, values) {
   const out = {};
   const lang = langArg(values.lang);
   const compat = compatArg(values.compat);
-  const policy = policyArg(lib, values.policy);
+  const policy = policyArg(lib, values.policy, lang);
   if (lang !== undefined) out.lang = lang;
   if (compat !== undefined) out.compat = compat;
   if (policy !== undefined) out.policy = policy;

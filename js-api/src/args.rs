@@ -234,7 +234,7 @@ pub(crate) fn annotation_arg(value: &JsValue, name: &str, lang: Lang) -> Result<
     };
     evidence_check::options::check_input_size(name, s.length() as usize, DEFAULT_MAX_INPUT_BYTES).in_lang(lang)?;
     let raw = sized_json(s, name, (subject, DEFAULT_MAX_INPUT_BYTES, None), lang)?;
-    let (text, trimmed) = evidence_check::annotation::drop_edge_surrogates(&raw);
+    let (text, trimmed) = evidence_check::annotation::drop_edge_surrogates_in(&raw, lang);
     evidence_check::options::check_stringified(&text, name).in_lang(lang)?;
     Ok((parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?, trimmed))
 }

@@ -39,11 +39,16 @@ pub fn bundle_json_schema(#[wasm_bindgen(unchecked_optional_param_type = "Schema
 /// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`
 /// naming it (`field`). For hosts that load a policy file (the CLI's `--policy FILE.json`).
+/// Its errors are in `options.lang`, else the host's language.
 #[wasm_bindgen(js_name = parsePolicy, unchecked_return_type = "Policy")]
-pub fn parse_policy(#[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_policy(
+    #[wasm_bindgen(unchecked_param_type = "string | PolicyInput")] policy: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "LangOptions | null")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let lang = options_arg::<evidence_check::options::LangOptions>(options, default_lang())?.lang();
     let parsed = match policy.as_string() {
         Some(text) => evidence_check::policy::Policy::from_json(&text),
-        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", default_lang())?),
+        None => evidence_check::policy::Policy::from_value(&value_arg(&policy, "policy", lang)?),
     };
-    to_js(&parsed.in_lang(default_lang())?)
+    to_js(&parsed.in_lang(lang)?)
 }

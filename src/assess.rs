@@ -97,12 +97,12 @@ pub struct Issue {
     /// citation stays invalid until the report is corrected.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
-    pub hint: Option<RepairHint>,
+    pub hint: Option<Box<RepairHint>>,
     /// The subject and numbers (source id, review index, revisions, digests, range and
     /// text length); absent under `compat: "reference"`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(skip))] // flattened: src/ts.rs declares the type `& Detail`
-    pub detail: Option<crate::error::Detail>,
+    pub detail: Option<Box<crate::error::Detail>>,
 }
 
 /// A repair hint for a failed citation.
@@ -125,7 +125,7 @@ pub struct RepairHint {
 }
 
 /// Looks for the quote of a failed citation in its source's current revision.
-fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Option<RepairHint> {
+fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Option<Box<RepairHint>> {
     let snapshot = store.current(scope, &citation.source_ref.source_id)?;
     let starts = crate::store::locate::occurrences(&snapshot.index, &snapshot.content, &citation.quote, crate::store::locate::Counting::Overlapping);
     let occurrences = starts.len();
@@ -136,7 +136,7 @@ fn repair_hint(scope: &Scope, store: &EvidenceStore, citation: &Citation) -> Opt
         [s] => Some((*s as u64, (*s + citation.quote.chars().count()) as u64)),
         _ => None,
     };
-    Some(RepairHint { current_ref: snapshot.source_ref.clone(), occurrences, start: unique.map(|u| u.0), end: unique.map(|u| u.1) })
+    Some(Box::new(RepairHint { current_ref: snapshot.source_ref.clone(), occurrences, start: unique.map(|u| u.0), end: unique.map(|u| u.1) }))
 }
 
 /// The result of assessing a report.
@@ -170,13 +170,20 @@ fn issue_message(code: &str, lang: crate::error::Lang) -> Option<&'static str> {
         .or_else(|| ViolationCode::ALL.iter().find(|k| k.code() == code).and_then(|k| k.reference_message_in(lang)))
 }
 
+/// A message held by an issue, in no more room than its text: a list of issues may be one
+/// per review, and a message written piece by piece has room to grow.
+fn fitted(mut message: String) -> String {
+    message.shrink_to_fit();
+    message
+}
+
 impl Assessment {
     /// Rewrites the issues' messages in `lang` (they are made in the reference's Chinese).
     pub fn localize(&mut self, lang: crate::error::Lang) {
         for issue in &mut self.issues {
             if let Some(m) = issue_message(issue.code, lang) {
                 issue.message = match &issue.detail {
-                    Some(d) => d.message(m, lang),
+                    Some(d) => fitted(d.message(m, lang)),
                     None => m.to_owned(),
                 };
             }
@@ -282,9 +289,9 @@ fn review_map<'r>(
                 claim_id: review.claim_id.clone(),
                 citation_id: None,
                 code: kind.code(),
-                message: detail.message(kind.message(), crate::error::Lang::Zh),
+                message: fitted(detail.message(kind.message(), crate::error::Lang::Zh)),
                 hint: None,
-                detail: Some(detail),
+                detail: Some(Box::new(detail)),
             });
             continue;
         }
@@ -377,13 +384,16 @@ pub type ReviewFailure = (ReviewErrorKind, Option<Box<crate::error::Detail>>);
 pub fn check_detailed<'r>(scope: &Scope, report: &'r Report, store: &EvidenceStore, reviews: &'r [Review], options: CheckOptions<'_>) -> Result<Checked<'r>, ReviewFailure> {
     let reference = store.policy().reference_messages;
     let digest = options.report_digest.map_or_else(|| store.report_digest(report), str::to_owned);
-    let mut issues = Vec::new();
+    // Each review is at most one issue (its signature's or its own), and a review that is
+    // none is counted for one claim: room for every review spares the list's regrowth.
+    let review_issues = options.reviews == ReviewMode::Report || options.review_key.is_some();
+    let mut issues = Vec::with_capacity(if review_issues { reviews.len() } else { 0 });
     let signed: Vec<(usize, &Review)> = reviews
         .iter()
         .enumerate()
         .filter(|(index, r)| match options.review_key.map(|k| crate::review::verify_review(r, k)) {
             Some(Err(problem)) => {
-                let detail = (!reference).then(|| crate::error::Detail { review_index: Some(*index), ..Default::default() });
+                let detail = (!reference).then(|| Box::new(crate::error::Detail { review_index: Some(*index), ..Default::default() }));
                 issues.push(Issue {
                     claim_id: r.claim_id.clone(),
                     citation_id: None,
@@ -467,7 +477,7 @@ fn issue(claim_id: &str, citation_id: &str, e: &StoreError, reference: bool) -> 
     let (code, message, detail) = if reference {
         (e.reference_code(), e.reference_message(), None)
     } else {
-        (e.code(), e.message(), e.detail().cloned())
+        (e.code(), e.message(), e.detail().cloned().map(Box::new))
     };
     Issue { claim_id: claim_id.to_owned(), citation_id: Some(citation_id.to_owned()), code, message, hint: None, detail }
 }

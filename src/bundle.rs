@@ -341,7 +341,7 @@ fn unlocated_issues(bundle: &Bundle, assessment: &mut Assessment, lang: crate::e
             code,
             message: unlocated_message(code, source_id, lang),
             hint: None,
-            detail: Some(crate::error::Detail { source_id: Some(source_id.clone()), ..Default::default() }),
+            detail: Some(Box::new(crate::error::Detail { source_id: Some(source_id.clone()), ..Default::default() })),
         });
     }
     if any && matches!(assessment.status, crate::assess::Status::NeedsReview | crate::assess::Status::ReviewedCandidate) {

@@ -252,8 +252,9 @@ fn check_peak(text: &str) -> (String, usize) {
 const SMALL_OBJECTS_MULTIPLE: f64 = 4.0;
 const SMALL_OBJECTS_CONSTANT: usize = 2 << 20;
 /// Reviews that are each an issue of the assessment (here stale, all of one claim) take
-/// what the issues take: each holds its message and both digests.
-const REVIEW_ISSUES_MULTIPLE: f64 = 10.0;
+/// what the issues take: each holds its subject (boxed), its message in no more room than
+/// its text, and both digests, in a list with room for one issue per review.
+const REVIEW_ISSUES_MULTIPLE: f64 = 5.5;
 
 /// Checks `shape` at about 2 and 4 MiB: the peak of each is at most `multiple` times the
 /// input plus the constant, and so is what each added byte took.

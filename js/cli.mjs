@@ -644,11 +644,13 @@ export async function main(argv) {
     }
   } catch (err) {
     // The CLI's own refusals in the language of the command line (the library's are in it).
-    inLang(err, opts ? messageLang(opts.lang, opts.compat) : argvLang(argv));
+    const lang = opts ? messageLang(opts.lang, opts.compat) : argvLang(argv);
+    inLang(err, lang);
     // --json: one JSON document on stdout, whatever happened (also when the flags did not parse).
     if (opts?.json ?? argv.includes("--json")) await write(jsonOut({ error: errorData(err) }));
     process.stderr.write(describeError(err) + "\n");
-    if (err?.code === "usage" && !(opts?.json ?? argv.includes("--json"))) process.stderr.write(USAGE + "\n");
+    // After a usage error the usage (English, as --help is); in Chinese a pointer to it.
+    if (err?.code === "usage" && !(opts?.json ?? argv.includes("--json"))) process.stderr.write((lang === "zh" ? "用法见 evidence-check --help(英文)" : USAGE) + "\n");
     return UNUSABLE;
   }
 }

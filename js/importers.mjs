@@ -192,8 +192,10 @@ export function main(argv) {
     if (command === "import" && rest[0] in PROVIDERS) return importProvider(lib, rest);
     return command === "import" ? importAnthropic(lib, rest) : locate(lib, rest);
   } catch (err) {
-    process.stderr.write(describeError(inLang(err, argvLang(rest))) + "\n");
-    if (err?.code === "usage") process.stderr.write(IMPORT_USAGE + "\n");
+    const lang = argvLang(rest);
+    process.stderr.write(describeError(inLang(err, lang)) + "\n");
+    // After a usage error the usage (English, as --help is); in Chinese a pointer to it.
+    if (err?.code === "usage") process.stderr.write((lang === "zh" ? "用法见 evidence-check import --help(英文)" : IMPORT_USAGE) + "\n");
     return 3;
   }
 }

@@ -249,7 +249,7 @@ test("the CLI's usage errors and refusals follow the locale, and --lang over it"
     "two bundles": ["check", good, good],
     "missing policy file": ["check", good, "--policy", join(dir, "policy.json")],
     "policy file with an unknown field": ["check", good, "--policy", badPolicy],
-    "import's policy file with an unknown field": ["import", "bedrock", request, response, "--policy", badPolicy],
+    "import's policy file with an unknown field": ["import", "bedrock", request, response, "--sources", file("none.json", "{}"), "--policy", badPolicy],
     "no bundles": ["check", empty],
     "--out with --no-render": ["check", good, "--out", join(dir, "a.md"), "--no-render"],
     "review key unset": ["check", good, "--review-key-env", "EC_LANG_TEST_UNSET"],
@@ -275,10 +275,13 @@ test("the CLI's usage errors and refusals follow the locale, and --lang over it"
       for (const [argv, want] of cases) {
         const r = run(locale, argv);
         assert.equal(r.status, 3, `${what} under ${locale}: ${r.stdout}${r.stderr}`);
-        // The error's lines (the usage text after a usage error is English, as --help).
+        // The error's line.
         const lines = r.stderr.split("\n").filter((l) => l.startsWith("evidence-check:"));
         assert.equal(lines.length, 1, `${what} under ${locale}:\n${r.stderr}`);
         assert.ok(inOneLanguage(lines[0], want), `${what} under ${locale} ${argv.join(" ")} (${want}):\n${lines[0]}`);
+        // Every line on stderr (the usage after a usage error: English, or in Chinese a pointer to --help).
+        const said = r.stderr.split("\n").filter((l) => l.trim() !== "");
+        assert.deepEqual(said.filter((l) => !inOneLanguage(l, want)), [], `${what} under ${locale} ${argv.join(" ")} (${want}):\n${r.stderr}`);
       }
     }
   }

@@ -9,7 +9,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
 for (const target of ["node", "web"]) {
   if (!existsSync(join(pkg, target, "evidence_check.js"))) {
-    console.error(`assemble: pkg/${target} is missing; build it with wasm-pack first`);
+    console.error(`assemble: pkg/${target} is missing; build it with make wasm first`);
     process.exit(1);
   }
 }
@@ -59,6 +59,9 @@ writeFileSync(join(pkg, "node", "package.json"), JSON.stringify({ type: "commonj
 mkdirSync(join(pkg, "bin"), { recursive: true });
 for (const f of ["cli.mjs", "load.mjs", "status.mjs", "worker.mjs", "pool.mjs", "mcp.mjs", "importers.mjs", "serve.mjs"]) copyFileSync(join(root, "js", f), join(pkg, "bin", f));
 for (const f of ["README.md", "BENCHMARKS.md", "LICENSE"]) if (existsSync(join(root, f))) copyFileSync(join(root, f), join(pkg, f));
+// The entries first: the page's scripts below bundle the web entry (pkg/web/index.js).
+(await import("./entry-hook.mjs")).default(root, pkg, manifest); // the entries and their types (js/entry*)
+(await import("./entry-extras-hook.mjs")).default(root, pkg, manifest); // evidence-check/extras, its own wasm
 // The package stands on its own: the page (`evidence-check serve`, js/serve.mjs) with the
 // Markdown library it loads (and its licence), the demo bundle of both quick starts, and
 // every file the README links to (docs/…), so that no link of the shipped README is dead.
@@ -97,7 +100,5 @@ for (const [, link] of readme.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
   mkdirSync(dirname(join(pkg, link)), { recursive: true });
   copyFileSync(join(root, link), join(pkg, link));
 }
-(await import("./entry-hook.mjs")).default(root, pkg, manifest); // the entries and their types (js/entry*)
-(await import("./entry-extras-hook.mjs")).default(root, pkg, manifest); // evidence-check/extras, its own wasm
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 console.log(`assembled pkg/ (evidence-check ${version})`);

@@ -362,7 +362,8 @@ test("an Anthropic request + response pair opens checked; a tampered one shows t
   assert.deepEqual(await wasm(), ["/pkg/evidence_check_bg.wasm"]);
 
   await page.setInputFiles("#anthropic-files", [fixture("request.json"), fixture("response-tampered.json")]);
-  await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid");
+  // The verdict is painted before the claims are made: wait for the whole of the new result.
+  await page.waitForFunction(() => document.getElementById("badge").textContent === "invalid" && document.body.dataset.shown === "true");
   assert.equal((await claimStates(page))["claim-1"], "invalid");
   assert.match(await page.textContent("#why-cite-1"), /quote_mismatch/);
 

@@ -71,8 +71,9 @@ function trapData(err) {
  * feed), never decoded into a string here.
  */
 function checkOne(item, bytes, options, inputLimit) {
-  const lang = messageLang(options.lang, options.compat);
-  if (item.error) return { result: { ...item.tag, error: { ...item.error, message: cliText(item.error.message, lang) } } };
+  // The language of the bundle's messages, read only for an error (not on every good bundle).
+  const lang = () => messageLang(options.lang, options.compat);
+  if (item.error) return { result: { ...item.tag, error: { ...item.error, message: cliText(item.error.message, lang()) } } };
   let input;
   try {
     if (item.at === undefined) input = readInputBytes(item.path, inputLimit);
@@ -87,8 +88,8 @@ function checkOne(item, bytes, options, inputLimit) {
     if (isTrap(err)) return { result: { ...item.tag, error: trapData(err) }, trapped: true };
     // A directory's stray JSON file (not a stream's line: every line is meant as a bundle).
     const stray = item.path !== undefined && input !== undefined ? notABundle(input) : undefined;
-    if (stray) return { result: { ...item.tag, skipped: { code: "not_a_bundle", message: cliText(stray, lang) } } };
-    return { result: { ...item.tag, error: errorData(inLang(err, lang)) } };
+    if (stray) return { result: { ...item.tag, skipped: { code: "not_a_bundle", message: cliText(stray, lang()) } } };
+    return { result: { ...item.tag, error: errorData(inLang(err, lang())) } };
   }
 }
 

@@ -460,12 +460,8 @@ pub fn render_checked_detailed(
     if a.status == Status::Invalid {
         return Err((RenderErrorKind::ReportInvalid, None));
     }
-    // Inserted one by one (a later id wins, as collected): a map collected from an
-    // iterator compiles a sort of its own.
-    let mut numbers = std::collections::BTreeMap::new();
-    for (i, (c, _)) in checked.citations.iter().enumerate() {
-        numbers.insert(c.citation_id.as_str(), i + 1);
-    }
+    let numbers: std::collections::BTreeMap<&str, usize> =
+        checked.citations.iter().enumerate().map(|(i, (c, _))| (c.citation_id.as_str(), i + 1)).collect();
     let number = |citation_id: &str| numbers.get(citation_id).copied().unwrap_or(0);
     let fixture = checked.citations.iter().any(|(_, s)| s.spec.kind == SourceKind::Fixture);
 

@@ -1,7 +1,8 @@
 //! The options of every call, as the JavaScript binding receives them: one struct per
-//! call, read from JSON in one step (`camelCase` names, unknown names refused with the
-//! list of the allowed ones), then resolved into the core's own settings. Also the
-//! checks of JSON text that comes from a host (`JSON.stringify` output).
+//! call names the options it takes, and one struct of every option reads them from JSON
+//! in one step (`camelCase` names, unknown names refused with the list of the call's
+//! ones), then resolves them into the core's own settings. Also the checks of JSON text
+//! that comes from a host (`JSON.stringify` output).
 //!
 //! Everything here is reached by native tests; the binding only hands over the JSON
 //! text of the options object.
@@ -86,52 +87,91 @@ macro_rules! call_options {
         #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
-            $( $(#[$fm])* #[serde(default, deserialize_with = "present")] pub $field: Option<$ty>, )*
-        }
-        impl From<$name> for CallOptions {
-            fn from(o: $name) -> CallOptions {
-                CallOptions { $($field: o.$field,)* ..CallOptions::default() }
-            }
+            $( $(#[$fm])* pub $field: Option<$ty>, )*
         }
         impl Options for $name {}
     )*};
 }
 
-/// The options of one call: read by serde's derive, then taken into [`CallOptions`].
-pub trait Options: serde::de::DeserializeOwned + Default + Into<CallOptions> {}
+/// The options one call takes: a struct whose fields serde's derive names (its
+/// `camelCase` list, the one an unknown option's message gives). The values are read
+/// into [`CallOptions`], by the one derive every call shares.
+pub trait Options: serde::de::DeserializeOwned {
+    /// The names of the call's options, in the order its struct declares them.
+    fn names() -> &'static [&'static str] {
+        field_names::<Self>()
+    }
+}
 
-/// Every option any call takes; each call's own struct converts into it.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The field names serde's derive gives a struct: the list its `deserialize_struct`
+/// call carries, taken by a deserializer that reads nothing else.
+fn field_names<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    #[derive(Debug)]
+    struct Names(&'static [&'static str]);
+    impl fmt::Display for Names {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("field names")
+        }
+    }
+    impl std::error::Error for Names {}
+    impl serde::de::Error for Names {
+        fn custom<M: fmt::Display>(_: M) -> Self {
+            Names(&[])
+        }
+    }
+    struct Fields;
+    impl<'de> serde::Deserializer<'de> for Fields {
+        type Error = Names;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Names> {
+            Err(Names(&[]))
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], _: V) -> Result<V::Value, Names> {
+            Err(Names(fields))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    match T::deserialize(Fields) {
+        Err(Names(names)) => names,
+        Ok(_) => &[],
+    }
+}
+
+/// Every option any call takes; each call's own struct names the ones it takes.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct CallOptions {
-    pub now: Option<String>,
-    pub max_sources: Option<usize>,
-    pub max_source_bytes: Option<usize>,
-    pub max_claims: Option<usize>,
-    pub max_citations: Option<usize>,
-    pub max_input_bytes: Option<usize>,
-    pub lang: Option<Lang>,
-    pub compat: Option<Compat>,
-    pub review_key: Option<String>,
-    pub key: Option<String>,
-    pub render: Option<bool>,
-    pub dialect: Option<DialectName>,
-    pub whitespace: Option<WhitespaceName>,
-    pub unit: Option<OffsetUnit>,
-    pub prefix: Option<String>,
-    pub suffix: Option<String>,
-    pub occurrence: Option<usize>,
-    pub scope: Option<Value>,
-    pub source_ids: Option<Vec<String>>,
-    pub fetched_at: Option<String>,
-    pub uncited_as_gaps: Option<bool>,
-    pub documents: Option<Value>,
-    pub require_contents: Option<bool>,
-    pub policy: Option<Value>,
-    pub reviews: Option<ReviewsName>,
+    #[serde(deserialize_with = "present")] pub now: Option<String>,
+    #[serde(deserialize_with = "present")] pub max_sources: Option<usize>,
+    #[serde(deserialize_with = "present")] pub max_source_bytes: Option<usize>,
+    #[serde(deserialize_with = "present")] pub max_claims: Option<usize>,
+    #[serde(deserialize_with = "present")] pub max_citations: Option<usize>,
+    #[serde(deserialize_with = "present")] pub max_input_bytes: Option<usize>,
+    #[serde(deserialize_with = "present")] pub lang: Option<Lang>,
+    #[serde(deserialize_with = "present")] pub compat: Option<Compat>,
+    #[serde(deserialize_with = "present")] pub review_key: Option<String>,
+    #[serde(deserialize_with = "present")] pub key: Option<String>,
+    #[serde(deserialize_with = "present")] pub render: Option<bool>,
+    #[serde(deserialize_with = "present")] pub dialect: Option<DialectName>,
+    #[serde(deserialize_with = "present")] pub whitespace: Option<WhitespaceName>,
+    #[serde(deserialize_with = "present")] pub unit: Option<OffsetUnit>,
+    #[serde(deserialize_with = "present")] pub prefix: Option<String>,
+    #[serde(deserialize_with = "present")] pub suffix: Option<String>,
+    #[serde(deserialize_with = "present")] pub occurrence: Option<usize>,
+    #[serde(deserialize_with = "present")] pub scope: Option<Value>,
+    #[serde(deserialize_with = "present")] pub source_ids: Option<Vec<String>>,
+    #[serde(deserialize_with = "present")] pub fetched_at: Option<String>,
+    #[serde(deserialize_with = "present")] pub uncited_as_gaps: Option<bool>,
+    #[serde(deserialize_with = "present")] pub documents: Option<Value>,
+    #[serde(deserialize_with = "present")] pub require_contents: Option<bool>,
+    #[serde(deserialize_with = "present")] pub policy: Option<Value>,
+    #[serde(deserialize_with = "present")] pub reviews: Option<ReviewsName>,
     /// The provider importers: the host's snapshots by the provider's key.
-    pub sources: Option<Value>,
-    pub title: Option<String>,
-    pub provider: Option<String>,
+    #[serde(deserialize_with = "present")] pub sources: Option<Value>,
+    #[serde(deserialize_with = "present")] pub title: Option<String>,
+    #[serde(deserialize_with = "present")] pub provider: Option<String>,
 }
 
 /// `reviews`: what a stale, foreign or second review does.
@@ -310,10 +350,14 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 /// Reads the options of one call from JSON text (`None`: no options given, every default).
-pub fn read<T: Options>(json: Option<&str>, name: &str) -> Result<T, OptionError> {
-    let Some(json) = json else { return Ok(T::default()) };
+pub fn read<T: Options>(json: Option<&str>, name: &str) -> Result<CallOptions, OptionError> {
+    read_named(json, name, T::names())
+}
+
+fn read_named(json: Option<&str>, name: &str, names: &'static [&'static str]) -> Result<CallOptions, OptionError> {
+    let Some(json) = json else { return Ok(CallOptions::default()) };
     let value = crate::json::parse_strict(json, crate::json::DEFAULT_MAX_INPUT_BYTES, "options")?;
-    Ok(from_value(value, name)?)
+    Ok(from_value_named(value, name, names)?)
 }
 
 /// The options of one call from the `JSON.stringify` text of the options object: a
@@ -321,22 +365,41 @@ pub fn read<T: Options>(json: Option<&str>, name: &str) -> Result<T, OptionError
 /// duplicate keys) under the subject `options`, then by serde's derive.
 pub fn from_stringified<T: Options>(json: &str, name: &str) -> Result<CallOptions, OptionError> {
     check_stringified(json, name)?;
-    read::<T>(Some(json), name).map(Into::into)
+    read_named(Some(json), name, T::names())
 }
 
 /// Reads the options of one call from a JSON object by serde's derive, through
-/// serde_path_to_error: an unknown name is refused with the list of the allowed ones, a
-/// wrong value with serde's message at the option's JSON path (`options.sourceIds[1]: …`).
-/// The one place serde's errors become coded ones.
-pub fn from_value<T: Options>(value: Value, name: &str) -> Result<T, BindingError> {
-    if !value.is_object() {
+/// serde_path_to_error: an unknown name is refused with the list of the call's
+/// ones, a wrong value with serde's message at the option's JSON path
+/// (`options.sourceIds[1]: …`). As the call's own derive would, the options are read in
+/// the order of their names and the first refused one is named. The one place serde's
+/// errors become coded ones.
+pub fn from_value<T: Options>(value: Value, name: &str) -> Result<CallOptions, BindingError> {
+    from_value_named(value, name, T::names())
+}
+
+fn from_value_named(value: Value, name: &str, names: &'static [&'static str]) -> Result<CallOptions, BindingError> {
+    let Value::Object(mut options) = value else {
         return Err(BindingError::argument(format!("{name} must be an object")));
+    };
+    let unknown = options.keys().find(|k| !names.contains(&k.as_str())).cloned();
+    if let Some(key) = &unknown {
+        let mut before = true;
+        options.retain(|k, _| {
+            before &= k != key;
+            before
+        });
     }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
+    // serde's message at the option's path (`.`: the object itself).
+    let refused = |path: &str, e: &serde_json::Error| {
         let at = if path == "." { name.to_owned() } else { format!("{name}.{path}") };
-        BindingError::argument(format!("{at}: {}", e.inner()))
-    })
+        BindingError::argument(format!("{at}: {e}"))
+    };
+    let read = serde_path_to_error::deserialize(Value::Object(options)).map_err(|e| refused(&e.path().to_string(), e.inner()))?;
+    match unknown {
+        Some(key) => Err(refused(&key, &serde::de::Error::unknown_field(&key, names))),
+        None => Ok(read),
+    }
 }
 
 /// The most UTF-16 units a valid `now` can have: a longer one is refused as no
@@ -628,6 +691,11 @@ mod tests {
         assert_eq!(lang(json!({"lang": "fr"})).unwrap_err(), "options.lang: unknown variant `fr`, expected `zh` or `en`");
         assert_eq!(lang(json!({"lang": {"en": 1}})).unwrap_err(), "options.lang.en: invalid type: integer `1`, expected unit");
         assert_eq!(lang(json!({"langue": 1})).unwrap_err(), "options.langue: unknown field `langue`, expected `lang`");
+        // Another call's option is unknown to this one, named in the order of the keys.
+        assert_eq!(lang(json!({"now": "x"})).unwrap_err(), "options.now: unknown field `now`, expected `lang`");
+        assert_eq!(lang(json!({"compat": "x", "lang": "fr"})).unwrap_err(), "options.compat: unknown field `compat`, expected `lang`");
+        assert_eq!(lang(json!({"lang": "fr", "now": "x"})).unwrap_err(), "options.lang: unknown variant `fr`, expected `zh` or `en`");
+        assert_eq!(lang(json!({"lang": "en"})).unwrap().lang, Some(Lang::En));
         assert_eq!(lang(json!([])).unwrap_err(), "options must be an object");
         let max = |v: Value| from_value::<ParseBundleOptions>(v, "options").map_err(message);
         assert_eq!(max(json!({"maxClaims": -1})).unwrap_err(), "options.maxClaims: invalid value: integer `-1`, expected usize");

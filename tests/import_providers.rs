@@ -177,6 +177,20 @@ fn openai_claims_are_answer_spans_and_results_are_located_in_the_snapshot() {
 }
 
 #[test]
+fn openai_file_citations_given_out_of_order_end_their_claims_in_index_order() {
+    let request = read("openai", "ascii.request");
+    let mut response = read("openai", "ascii.response");
+    let annotations = response["output"][1]["content"][0]["annotations"].as_array_mut().unwrap();
+    annotations.reverse();
+    // A second citation at the first insertion point joins that claim.
+    let again = annotations[2].clone();
+    annotations.push(again);
+    let i = openai::from_openai_response(&request, &response, &options(&read("openai", "ascii.sources"))).unwrap();
+    let claims: Vec<(&str, usize)> = i.bundle.report.claims.iter().map(|c| (c.text.as_str(), c.citations.len())).collect();
+    assert_eq!(claims, [("The tent weighs 2.1 kg.", 2), ("It sleeps two.", 2)]);
+}
+
+#[test]
 fn openai_cjk_emoji_two_documents_and_a_tampered_result() {
     let c = import("openai", "cjk-emoji", "cjk-emoji");
     holds(&c);

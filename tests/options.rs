@@ -18,8 +18,8 @@ use serde_json::{json, Value};
 
 const NOW: &str = "2026-11-29T00:00:00+00:00";
 
-fn read<T: options::Options + Into<CallOptions>>(v: Value) -> Result<CallOptions, BindingError> {
-    options::from_value::<T>(v, "options").map(Into::into)
+fn read<T: options::Options>(v: Value) -> Result<CallOptions, BindingError> {
+    options::from_value::<T>(v, "options")
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn options_are_read_in_one_step_and_resolved() {
     assert_eq!(d.escaping(), Escaping::Hardened);
     assert_eq!(d.lang_or(Lang::En), Lang::En);
     assert_eq!(d.lang_or(Lang::Zh), Lang::Zh);
-    assert_eq!(options::read::<options::CheckBundleOptions>(None, "options").unwrap(), options::CheckBundleOptions::default());
+    assert_eq!(options::read::<options::CheckBundleOptions>(None, "options").unwrap(), CallOptions::default());
     let q = read::<options::QuoteOptions>(json!({"prefix": "p", "occurrence": 2, "whitespace": "loose"})).unwrap();
     let (sel, lo) = q.selector("x".into()).unwrap();
     assert_eq!((sel.prefix.as_deref(), sel.occurrence, lo.whitespace), (Some("p"), Some(2), Whitespace::Loose));

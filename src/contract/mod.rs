@@ -127,6 +127,16 @@ const QUOTE_ONLY_SUBJECTS: usize = 5;
 
 /// Whether a citation is a draft's quote-only one: a `source_id` and a `quote`, no range,
 /// nothing but [`DRAFT_CITATION_FIELDS`].
+/// A set of ids, inserted one by one: a set collected from an iterator compiles a sort
+/// of its own.
+fn str_set<'a>(ids: impl Iterator<Item = &'a str>) -> BTreeSet<&'a str> {
+    let mut set = BTreeSet::new();
+    for id in ids {
+        set.insert(id);
+    }
+    set
+}
+
 fn is_quote_only(m: Object<'_>) -> bool {
     m.contains_key("source_id") && m.contains_key("quote") && m.keys_in_text_order().all(|k| DRAFT_CITATION_FIELDS.contains(&k))
 }
@@ -592,7 +602,7 @@ impl Report {
     /// report's root, as the reference does, or (not under `reference` messages) a
     /// citation id that names two passages at the second one.
     pub(crate) fn check_links(&self, c: &mut Checker, path: &str, reference: bool) {
-        let ids: BTreeSet<&str> = self.claims.iter().map(|cl| cl.claim_id.as_str()).collect();
+        let ids = str_set(self.claims.iter().map(|cl| cl.claim_id.as_str()));
         if ids.len() != self.claims.len() {
             c.rule(path, ViolationCode::DuplicateClaimId);
         }
@@ -603,7 +613,7 @@ impl Report {
         for (i, claim) in self.claims.iter().enumerate() {
             // (A claim with one citation or none cannot name one twice.)
             if claim.citations.len() > 1 {
-                let local: BTreeSet<&str> = claim.citations.iter().map(|ci| ci.citation_id.as_str()).collect();
+                let local = str_set(claim.citations.iter().map(|ci| ci.citation_id.as_str()));
                 if local.len() != claim.citations.len() {
                     c.rule(path, ViolationCode::DuplicateCitationInClaim);
                 }
@@ -630,7 +640,7 @@ impl Report {
             }
         }
         for conflict in &self.conflicts {
-            let members: BTreeSet<&str> = conflict.claim_ids.iter().map(String::as_str).collect();
+            let members = str_set(conflict.claim_ids.iter().map(String::as_str));
             if members.len() != conflict.claim_ids.len() {
                 c.rule(path, ViolationCode::DuplicateConflictMember);
             }

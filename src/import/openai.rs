@@ -84,9 +84,15 @@ pub fn from_openai_response(request: &Value, response: &Value, options: &Provide
                             continue;
                         }
                         let name = str_at(ann, "filename").unwrap_or("").to_owned();
-                        match points.iter_mut().find(|(i, _)| *i == index) {
-                            Some((_, list)) => list.push((k, file_id.to_owned(), name)),
-                            None => points.push((index, vec![(k, file_id.to_owned(), name)])),
+                        // Kept in index order as they come (no sort compiled for them).
+                        let cited = (k, file_id.to_owned(), name);
+                        match points.binary_search_by_key(&index, |(i, _)| *i) {
+                            Ok(at) => {
+                                if let Some((_, list)) = points.get_mut(at) {
+                                    list.push(cited);
+                                }
+                            }
+                            Err(at) => points.insert(at, (index, vec![cited])),
                         }
                     }
                     kind @ ("url_citation" | "container_file_citation") => {
@@ -110,7 +116,6 @@ pub fn from_openai_response(request: &Value, response: &Value, options: &Provide
                     }
                 }
             }
-            points.sort_by_key(|(i, _)| *i);
             let mut from = 0usize;
             for (index, list) in points {
                 let claim = span(text, from, index).unwrap_or_default().trim().to_owned();

@@ -417,18 +417,23 @@ function w5() {
   // The same texts as UTF-8 bytes (encoded untimed): a string must cost what its bytes cost.
   const asBytes = (vary) => (i) => Buffer.from(vary(i));
   const check = (b) => (t) => b.ec.checkBundle(t, options);
+  const encoder = new TextEncoder();
+  const encoded = new Uint8Array(w.textLength * 3);
   const runs = [
     ...builds.map((b) => [w.vary, check(b)]),
     [w.text, (t) => createHash("sha256").update(t).digest("hex")],
     ...builds.map((b) => [wr.vary, check(b)]),
     ...builds.map((b) => [asBytes(w.vary), check(b)]),
     ...builds.map((b) => [asBytes(wr.vary), check(b)]),
+    // What a string costs before any check: its transcoding to UTF-8, into a buffer made once.
+    [w.vary, (t) => encoder.encodeInto(t, encoded)],
   ];
   const r = interleaved(runs, { rounds: QUICK ? 3 : 9, warm: 2 });
   const floor = r.rounds[builds.length];
   const fffd = (k) => builds.length + 1 + k;
   const bytes = (k) => 2 * builds.length + 1 + k;
   const fffdBytes = (k) => 3 * builds.length + 1 + k;
+  const encode = 4 * builds.length + 1;
   return {
     source_mb: w.bytes / 1e6, citations: w.citations,
     ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[k]])), node_crypto_ms: r.ms[builds.length],
@@ -437,6 +442,8 @@ function w5() {
     fffd_vs_plain: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[fffd(k)], r.rounds[k])])),
     bytes_ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[bytes(k)]])),
     fffd_bytes_ms: Object.fromEntries(builds.map((b, k) => [b.name, r.ms[fffdBytes(k)]])),
+    encode_ms: r.ms[encode],
+    string_vs_bytes_floor: Object.fromEntries(builds.map((b, k) => [b.name, median(r.rounds[bytes(k)].map((x, i) => (x + r.rounds[encode][i]) / x))])),
     string_vs_bytes: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[k], r.rounds[bytes(k)])])),
     fffd_string_vs_bytes: Object.fromEntries(builds.map((b, k) => [b.name, pairedRatio(r.rounds[fffd(k)], r.rounds[fffdBytes(k)])])),
     ...(baseline ? { vs_baseline: pairedRatio(r.rounds[0], r.rounds[1]) } : {}),
@@ -569,6 +576,8 @@ const rows = [
     ["W5 with one U+FFFD in the text, ms", side((n) => f(r5.fffd_ms[n], 0)), ""],
     ["W5 with one U+FFFD / without", side((n) => `${f(r5.fffd_vs_plain[n], 2)}×`), "≤ 1.3×"],
     ["W5 the same text as UTF-8 bytes, ms (without / with the U+FFFD)", side((n) => `${f(r5.bytes_ms[n], 0)} / ${f(r5.fffd_bytes_ms[n], 0)}`), ""],
+    ["W5 TextEncoder.encodeInto of the same text alone, ms", side(() => f(r5.encode_ms, 0)), ""],
+    ["W5 (as bytes + encodeInto) / as bytes: what a string adds before any check", side((n) => `${f(r5.string_vs_bytes_floor[n], 2)}×`), ""],
     ["W5 as a string / as bytes", side((n) => `${f(r5.string_vs_bytes[n], 2)}×`), "≤ 1.3×"],
     ["W5 with one U+FFFD, as a string / as bytes", side((n) => `${f(r5.fffd_string_vs_bytes[n], 2)}×`), "≤ 1.3×"],
   ] : []),

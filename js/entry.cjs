@@ -14,9 +14,9 @@ delete raw.__registerErrorClasses;
 // Host hashing: texts of 128 bytes or more are hashed by node:crypto (OpenSSL) instead of the
 // module's SHA-256, on a view of wasm memory (no copy); the digests are the same.
 // Registered once, here, for every call.
-// node:crypto is loaded once it pays (loading it is ~3 ms, an eighth of the start-up): until
+// node:crypto is loaded once it pays (loading it is a large part of the start-up): until
 // the texts it was handed reach HOST_LOAD_BYTES together (at once for a text that long),
-// the hasher answers nothing and the module hashes them, ~3 ms of hashing for that much.
+// the hasher answers nothing and the module hashes them.
 const HOST_LOAD_BYTES = 256 * 1024;
 let sha256 = null;
 let deferredBytes = 0;

@@ -15,7 +15,7 @@ import { errorClass, packageVersion } from "./load.mjs";
 
 /**
  * The defaults. The response cap (`maxBytes`, bytes of the response's JSON) follows the
- * source limit (`maxSourceBytes`, the store's default 24,000 bytes unless given): a read
+ * source limit (`maxSourceBytes`, 24,000 bytes, the reference preset's, unless given): a read
  * server may return the text twice (the official filesystem server sends `content` and
  * `structuredContent`), each line end escaped, so 4 × the limit, plus 64 KiB of envelope.
  */

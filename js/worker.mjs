@@ -17,7 +17,7 @@ for (const b of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]) ASCII_SPACE[b] = 1;
  * Whether a stream's line (its bytes) is white space only, as its decoded text's trim()
  * says: from its bytes while they are ASCII; a line whose first byte that is not ASCII
  * white space is not ASCII (white space such as U+3000 or a BOM, or a character) is
- * decoded to tell, and refused there when it is not UTF-8 (as its decoding was before).
+ * decoded to tell, and refused there when it is not UTF-8 (as decoding it does).
  */
 function blankLine(bytes) {
   for (let i = 0; i < bytes.length; i++) {

@@ -34,7 +34,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("import", 10),
     // every code of every layer, the importers' included
     ("codes", 11),
-    // the binding: may import anything (being moved out of src/, not checked here)
+    // the binding's options and the types generator: may import anything (not checked here)
     ("options", 12),
     ("ts", 12),
 ];

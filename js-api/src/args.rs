@@ -246,9 +246,9 @@ pub(crate) fn json_value_arg(value: &JsValue, name: &str, lang: Lang) -> Result<
     Ok(parse_strict(&text, DEFAULT_MAX_INPUT_BYTES, subject).in_lang(lang)?)
 }
 
-/// The options of one call, read by the core's struct `T` from the one guarded
-/// `JSON.stringify` of the object (a getter, Proxy trap or `toJSON` that throws is an
-/// `invalid_argument`). A `now` too long to be a date-time is refused before anything is
+/// The options of one call, named by the core's struct `T` and read into `CallOptions`
+/// from the one guarded `JSON.stringify` of the object (a getter, Proxy trap or `toJSON`
+/// that throws is an `invalid_argument`). A `now` too long to be a date-time is refused before anything is
 /// copied. `lang` is the language of errors while reading.
 pub(crate) fn options_arg<T: evidence_check::options::Options>(value: Option<JsValue>, lang: Lang) -> Result<CallOptions, JsValue> {
     let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(CallOptions::default()) };

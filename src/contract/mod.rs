@@ -125,8 +125,6 @@ pub const DRAFT_CITATION_FIELDS: &[&str] = &["citation_id", "source_id", "quote"
 /// How many subjects the quote-only violation names.
 const QUOTE_ONLY_SUBJECTS: usize = 5;
 
-/// Whether a citation is a draft's quote-only one: a `source_id` and a `quote`, no range,
-/// nothing but [`DRAFT_CITATION_FIELDS`].
 /// A set of ids, inserted one by one: a set collected from an iterator compiles a sort
 /// of its own.
 fn str_set<'a>(ids: impl Iterator<Item = &'a str>) -> BTreeSet<&'a str> {
@@ -137,6 +135,8 @@ fn str_set<'a>(ids: impl Iterator<Item = &'a str>) -> BTreeSet<&'a str> {
     set
 }
 
+/// Whether a citation is a draft's quote-only one: a `source_id` and a `quote`, no range,
+/// nothing but [`DRAFT_CITATION_FIELDS`].
 fn is_quote_only(m: Object<'_>) -> bool {
     m.contains_key("source_id") && m.contains_key("quote") && m.keys_in_text_order().all(|k| DRAFT_CITATION_FIELDS.contains(&k))
 }

@@ -366,6 +366,31 @@ pub fn convert_range(text: &str, start: usize, end: usize, from: Unit, to: Unit)
     Ok((convert_offset(text, start, from, to)?, convert_offset(text, end, from, to)?))
 }
 
+/// The first buffer, in bytes, for copying a text of `units` UTF-16 units as UTF-8 under
+/// `max_bytes`: `None` when the text could be over the limit (UTF-8 has at most three
+/// bytes a unit), so its size must be measured first. Otherwise one byte a unit (the
+/// least its UTF-8 can be, and all of it for ASCII) and a little room for a few characters
+/// of more than one byte (a dash, a BOM), which would otherwise make the copy grow.
+pub fn utf8_first_buffer(units: usize, max_bytes: usize) -> Option<usize> {
+    if units.saturating_mul(3) > max_bytes {
+        return None;
+    }
+    Some(units.saturating_add(units / 64 + 4096).min(max_bytes))
+}
+
+/// The bytes to add to a UTF-8 copy that has `rest` UTF-16 units left after `read` units
+/// were written as `written` bytes: what the rest needs at the bytes a unit so far (and
+/// an eighth more), or, when the copy has `grown` once already, three a unit, the most it
+/// can need. So each unit is encoded once and the buffer grows at most twice.
+pub fn utf8_growth(rest: usize, read: usize, written: usize, grown: bool) -> usize {
+    let most = rest.saturating_mul(3);
+    if grown {
+        return most;
+    }
+    let at_rate = (rest as u64).saturating_mul(written as u64) / (read.max(1) as u64);
+    usize::try_from(at_rate).unwrap_or(usize::MAX).saturating_add(rest / 8 + 16).min(most)
+}
+
 crate::error::coded_enum! {
     /// Why an offset could not be converted between units.
     OffsetErrorKind {

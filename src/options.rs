@@ -449,6 +449,18 @@ impl CallOptions {
         self.resolve(Some(carried))
     }
 
+    /// The language and policy of a call that reads a report and carries no store, given
+    /// the report handle's language and policy when the report is a handle (its policy
+    /// `None` once freed; its language kept for the error that says so): the handle's
+    /// own unless the options give others. For a report given as an object or text, the
+    /// options' (their defaults).
+    pub fn report_setting(&self, handle: Option<(Lang, Option<&Policy>)>) -> (Lang, Result<Policy, PolicyError>) {
+        match handle {
+            Some((lang, carried)) => (self.lang_or(lang), self.resolve(carried)),
+            None => (self.lang(), self.limits()),
+        }
+    }
+
     fn resolve(&self, carried: Option<&Policy>) -> Result<Policy, PolicyError> {
         let mut p = match (&self.policy, carried) {
             (Some(v), _) => Policy::from_value(v)?,

@@ -58,6 +58,17 @@ pub enum IdRule {
     Extended,
 }
 
+impl IdRule {
+    /// The most UTF-16 units an identifier of this rule can have (its characters are
+    /// ASCII): a longer string breaks the pattern whatever it holds.
+    pub const fn max_units(self) -> usize {
+        match self {
+            Self::Reference => 64,
+            Self::Extended => 128,
+        }
+    }
+}
+
 /// Every limit and vocabulary. Lengths of texts are in Unicode code points; sizes in
 /// UTF-8 bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -39,6 +39,28 @@ impl Verdict {
     }
 }
 
+/// A field of a review as a host gives it to [`record_review_value_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewField {
+    ClaimId,
+    Verdict,
+    Note,
+}
+
+impl ReviewField {
+    /// The most UTF-16 units the field's string can have and still be accepted under
+    /// `policy`: a claim id's (the policy's identifier rule), the longest verdict's, a
+    /// note's at two units a code point. A longer string is refused by the same rule as a
+    /// value that is not a string, so a host can give `null` instead of copying it.
+    pub fn max_units(self, policy: &crate::policy::Policy) -> usize {
+        match self {
+            Self::ClaimId => policy.identifier.max_units(),
+            Self::Verdict => Verdict::ALL.iter().map(|(name, _)| name.len()).max().unwrap_or(0),
+            Self::Note => policy.max_note_chars.saturating_mul(2),
+        }
+    }
+}
+
 /// Maximum note length, in code points, under the reference policy (`max_note_chars`).
 pub const MAX_NOTE_CHARS: usize = 1000;
 

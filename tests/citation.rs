@@ -178,3 +178,57 @@ fn store_quote_range_reads_as_much_at_16_mib_as_at_400_kb() {
     assert!(a > 0, "no steps counted");
     assert!(b as f64 / a as f64 <= 2.0, "16 MiB in cost {b} steps against {a} at 400 KB");
 }
+
+/// A UTF-8 copy sized by `utf8_first_buffer` and grown by `utf8_growth` holds any text
+/// after at most two growths, never asks for more than three bytes a unit left, and
+/// asks no text that could be over the limit to be copied unmeasured.
+#[test]
+fn utf8_copy_estimates_hold_any_text_after_two_growths() {
+    use evidence_check::citation::{utf8_first_buffer, utf8_growth};
+    // `encodeInto`: the whole characters of `chars[from..]` that fit in `room` bytes, as
+    // (units, bytes).
+    fn encode(chars: &[char], from: &mut usize, room: usize) -> (usize, usize) {
+        let (mut units, mut bytes) = (0, 0);
+        while let Some(c) = chars.get(*from) {
+            if bytes + c.len_utf8() > room {
+                break;
+            }
+            units += c.len_utf16();
+            bytes += c.len_utf8();
+            *from += 1;
+        }
+        (units, bytes)
+    }
+    // The room for a few wide characters never takes the buffer past the limit.
+    assert_eq!(utf8_first_buffer(1_000, 3_000), Some(3_000));
+    let texts = [
+        "a".repeat(50_000),
+        format!("{}{}", "a".repeat(40_000), "中".repeat(20_000)),
+        format!("{}{}", "😀".repeat(10_000), "a".repeat(40_000)),
+        "é—中😀".repeat(9_000),
+        format!("\u{feff}{}", "x—".repeat(30_000)),
+    ];
+    for text in &texts {
+        let chars: Vec<char> = text.chars().collect();
+        let units = text.encode_utf16().count();
+        let max_bytes = 3 * units;
+        assert_eq!(utf8_first_buffer(units, max_bytes - 1), None);
+        let mut cap = utf8_first_buffer(units, max_bytes).unwrap();
+        assert!(cap >= units && cap <= max_bytes);
+        let mut at = 0;
+        let (mut read, mut written) = encode(&chars, &mut at, cap);
+        let mut growths = 0;
+        while read < units {
+            let rest = units - read;
+            let estimate = utf8_growth(rest, read, written, growths > 0);
+            assert!(estimate <= 3 * rest);
+            growths += 1;
+            cap = written + estimate;
+            let (r, w) = encode(&chars, &mut at, cap - written);
+            read += r;
+            written += w;
+        }
+        assert!(growths <= 2, "{growths} growths");
+        assert_eq!(written, text.len());
+    }
+}

@@ -320,3 +320,23 @@ fn host_exceptions_and_status_arguments_are_judged_in_the_core() {
     let e = AnswerStatus::from_arg("nope").unwrap_err();
     assert_eq!((e.code(), e.message(Lang::En).as_str()), ("invalid_argument", "status must be one of info, reserved, insufficient, not_found, denied, abstain, unconfirmed"));
 }
+
+/// A call that reads a report without a store takes a handle's language and policy unless
+/// its options give others; a freed handle keeps its language; a plain report, the options'.
+#[test]
+fn a_report_handle_carries_its_language_and_policy() {
+    let carried = Limits { max_note_chars: 7, ..Limits::reference() };
+    let none = read::<options::ReviewOptions>(json!({})).unwrap();
+    let (lang, policy) = none.report_setting(Some((Lang::Zh, Some(&carried))));
+    assert_eq!((lang, policy.unwrap()), (Lang::Zh, carried.clone()));
+    let (lang, policy) = none.report_setting(Some((Lang::Zh, None)));
+    assert_eq!((lang, policy.unwrap()), (Lang::Zh, none.limits().unwrap()));
+    let (lang, policy) = none.report_setting(None);
+    assert_eq!((lang, policy.unwrap()), (none.lang(), none.limits().unwrap()));
+
+    let given = read::<options::ReviewOptions>(json!({"lang": "en", "policy": "documents"})).unwrap();
+    let (lang, policy) = given.report_setting(Some((Lang::Zh, Some(&carried))));
+    assert_eq!((lang, policy.unwrap()), (Lang::En, Limits::documents()));
+    let bad = read::<options::ReviewOptions>(json!({"policy": "nonesuch"})).unwrap();
+    assert!(bad.report_setting(Some((Lang::Zh, Some(&carried)))).1.is_err());
+}

@@ -69,3 +69,49 @@ fn signed_reviews_are_checked_with_the_key() {
     // Without a key, signatures are not required (the reference's behaviour).
     assert_eq!(check_with(&s, &report, &st, &[signed], None).unwrap().assessment.status, Status::ReviewedCandidate);
 }
+
+/// A host may give `null` for a field's string longer than [`ReviewField::max_units`]:
+/// no string that long is accepted, and a longer one is refused by the rule that refuses
+/// `null`.
+#[test]
+fn review_fields_past_their_units_are_refused_as_non_strings() {
+    use evidence_check::policy::{IdRule, Policy};
+    use evidence_check::review::{record_review_value_with, ReviewField};
+    use evidence_check::rules::check_str;
+    use evidence_check::Verdict;
+    use serde_json::Value;
+
+    let mut st = store();
+    let s = scope("t");
+    let r = st.ingest(&s, "a", TEXT).unwrap();
+    let report = report_citing(&st, &s, &r, "Plan A works offline.");
+    let reference = Policy::reference();
+
+    // An id of the most units passes the policy's identifier rule; one unit more cannot.
+    for rule in [IdRule::Reference, IdRule::Extended] {
+        let policy = Policy { identifier: rule, ..Policy::reference() };
+        let n = ReviewField::ClaimId.max_units(&policy);
+        assert!(check_str(&"a".repeat(n), &policy.identifier_rule()).is_ok());
+        assert!(check_str(&"a".repeat(n + 1), &policy.identifier_rule()).is_err());
+    }
+    // The longest verdict fits, and nothing longer is one.
+    let n = ReviewField::Verdict.max_units(&reference);
+    assert!(Verdict::ALL.iter().any(|(name, _)| name.len() == n));
+    assert!(Verdict::ALL.iter().all(|(name, _)| name.len() <= n));
+    // The longest note in UTF-16 units (every code point astral) fits.
+    let longest_note = "😀".repeat(reference.max_note_chars);
+    assert!(longest_note.encode_utf16().count() <= ReviewField::Note.max_units(&reference));
+
+    let v = |t: &str| Value::String(t.to_owned());
+    let record = |claim: &Value, verdict: &Value, note: &Value| record_review_value_with(&s, &report, claim, verdict, note, &clock(), &reference);
+    assert!(record(&v("k1"), &v("supported"), &v(&longest_note)).is_ok());
+    let past = |field: ReviewField| v(&"a".repeat(field.max_units(&reference) + 1));
+    let cases = [
+        (record(&past(ReviewField::ClaimId), &v("supported"), &v("n")), record(&Value::Null, &v("supported"), &v("n"))),
+        (record(&v("k1"), &past(ReviewField::Verdict), &v("n")), record(&v("k1"), &Value::Null, &v("n"))),
+        (record(&v("k1"), &v("supported"), &past(ReviewField::Note)), record(&v("k1"), &v("supported"), &Value::Null)),
+    ];
+    for (past, null) in cases {
+        assert_eq!(past.unwrap_err(), null.unwrap_err());
+    }
+}

@@ -102,8 +102,8 @@ fn well_formed(s: &JsValue, text: &str) -> bool {
     true
 }
 
-/// The most UTF-16 units an identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
-pub(crate) const MAX_ID_UNITS: usize = 64;
+/// The most UTF-16 units a reference identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
+pub(crate) const MAX_ID_UNITS: usize = evidence_check::policy::IdRule::Reference.max_units();
 
 /// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is
 /// not copied into wasm memory: the stand-in is used instead, which the core refuses with

@@ -1,4 +1,5 @@
 use crate::*;
+use evidence_check::review::ReviewField;
 
 // ---- functions ----------------------------------------------------------------------
 
@@ -50,22 +51,21 @@ pub fn record_review(
     let clock = options.clock().in_lang(lang)?;
     let key = options.signing_key().in_lang(lang)?;
     let verdict: JsValue = verdict;
-    // Non-strings are refused by the review rules themselves, in the reference's order.
-    // A string too long to be valid (an id over 64 units, a verdict over 12, a note over
-    // twice its 1,000 code points) is not copied: like a non-string, it is refused by the
+    // Non-strings are refused by the review rules themselves, in the reference's order. A
+    // string too long to be valid is not copied: like a non-string, it is refused by the
     // same rule.
-    let as_value = |v: &JsValue, name: &str, max_units: usize| -> Result<Value, JsValue> {
+    let as_value = |v: &JsValue, name: &str, field: ReviewField| -> Result<Value, JsValue> {
         match v.dyn_ref::<JsString>() {
-            Some(s) if (s.length() as usize) <= max_units => text_arg(v, name).map(Value::String),
+            Some(s) if (s.length() as usize) <= field.max_units(&policy) => text_arg(v, name).map(Value::String),
             _ => Ok(Value::Null),
         }
     };
-    let note_value = as_value(&note, "note", 2 * policy.max_note_chars)?;
+    let note_value = as_value(&note, "note", ReviewField::Note)?;
     let review = evidence_check::review::record_review_signed(
         &scope,
         evidence_check::review::Digested { report: report.report(), digest: report.digest() },
-        &as_value(&claim_id, "claimId", MAX_ID_UNITS)?,
-        &as_value(&verdict, "verdict", 12)?,
+        &as_value(&claim_id, "claimId", ReviewField::ClaimId)?,
+        &as_value(&verdict, "verdict", ReviewField::Verdict)?,
         &note_value,
         &clock,
         note.dyn_ref::<JsString>().map(|s| s.length() as usize),

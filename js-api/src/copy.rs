@@ -61,16 +61,15 @@ fn encode_bounded(encoder: &Encoder, s: &JsString, units: usize, name: &str, max
     // A string that could be over the limit (more than a third of it in units) is measured
     // before anything is allocated: one over it is refused with its size, one under it
     // copied into a buffer of its size.
-    let first = if units.saturating_mul(3) > max_bytes {
-        let size = utf8_size(encoder, s)?;
-        if size > max_bytes {
-            return Ok(Ok(Copied::TooLarge(size)));
+    let first = match evidence_check::citation::utf8_first_buffer(units, max_bytes) {
+        Some(first) => first,
+        None => {
+            let size = utf8_size(encoder, s)?;
+            if size > max_bytes {
+                return Ok(Ok(Copied::TooLarge(size)));
+            }
+            size
         }
-        size
-    } else {
-        // A little room for a few characters of more than one byte (a dash, a BOM), which
-        // would otherwise move the whole copy to grow it.
-        units.saturating_add(units / 64 + 4096).min(max_bytes)
     };
     let mut buf = Vec::new();
     if let Err(bytes) = grow(&mut buf, first) {
@@ -79,14 +78,10 @@ fn encode_bounded(encoder: &Encoder, s: &JsString, units: usize, name: &str, max
     let (mut read, mut written) = encode(encoder, s, &mut buf)?;
     let mut grown = false;
     while read < units {
-        // Not ASCII: the buffer grows by what the rest needs at the bytes per unit so far
-        // (and an eighth more), or the second time by three a unit, the most it can need,
-        // and the rest is encoded into it: each unit is encoded once, the buffer grows at
-        // most twice. (Here the text cannot be over the limit: one that could was measured.)
+        // Not ASCII: the buffer grows by the core's estimate and the rest is encoded into
+        // it. (Here the text cannot be over the limit: one that could was measured.)
         let rest = units - read;
-        let at_rate = (rest as u64).saturating_mul(written as u64) / (read.max(1) as u64);
-        let at_rate = usize::try_from(at_rate).unwrap_or(usize::MAX).saturating_add(rest / 8 + 16);
-        let estimate = if grown { rest.saturating_mul(3) } else { at_rate.min(rest.saturating_mul(3)) };
+        let estimate = evidence_check::citation::utf8_growth(rest, read, written, grown);
         grown = true;
         buf.truncate(written);
         if let Err(bytes) = grow(&mut buf, written.saturating_add(estimate).min(max_bytes)) {

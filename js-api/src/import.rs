@@ -56,7 +56,6 @@ pub fn from_anthropic_message(#[wasm_bindgen(unchecked_param_type = "AnthropicRe
     let read = options_arg::<evidence_check::options::AnthropicOptions>(Some(options), default_lang())?;
     let lang = read.lang();
     let core = read.anthropic().in_lang(lang)?;
-    let request = json_value_arg(&request, "request", lang)?;
-    let response = json_value_arg(&response, "response", lang)?;
+    let (request, response) = crate::providers::exchange_args(&request, &response, lang)?;
     to_js(&evidence_check::import::anthropic::from_anthropic_message(&request, &response, &core).in_lang(lang)?)
 }

@@ -12,13 +12,23 @@ export interface HostSource { sourceId: string; text: string; title?: string; lo
 
 type Importer = fn(&Value, &Value, &evidence_check::import::provider::ProviderOptions) -> Result<evidence_check::import::provider::ProviderImport, evidence_check::error::ContractError>;
 
-fn provider_import(importer: Importer, request: JsValue, response: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    // No options at all reads as every default: the core refuses the missing scope.
-    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), default_lang())?;
+/// A provider importer's options read as `T` (no options at all read as every default:
+/// the core refuses the missing scope), their language and the core's options.
+fn provider_setting<T: evidence_check::options::Options>(options: JsValue) -> Result<(CallOptions, Lang, evidence_check::import::provider::ProviderOptions), JsValue> {
+    let read = options_arg::<T>(Some(options), default_lang())?;
     let lang = read.lang();
     let core = read.provider_import().in_lang(lang)?;
-    let request = json_value_arg(&request, "request", lang)?;
-    let response = json_value_arg(&response, "response", lang)?;
+    Ok((read, lang, core))
+}
+
+/// A request and its response, each JSON text or a value, read in that order.
+pub(crate) fn exchange_args(request: &JsValue, response: &JsValue, lang: Lang) -> Result<(Value, Value), JsValue> {
+    Ok((json_value_arg(request, "request", lang)?, json_value_arg(response, "response", lang)?))
+}
+
+fn provider_import(importer: Importer, request: JsValue, response: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let (_, lang, core) = provider_setting::<evidence_check::options::ProviderOptions>(options)?;
+    let (request, response) = exchange_args(&request, &response, lang)?;
     to_js(&importer(&request, &response, &core).in_lang(lang)?)
 }
 
@@ -46,9 +56,7 @@ pub fn from_gemini_response(#[wasm_bindgen(unchecked_param_type = "Record<string
 type Adapter = fn(&Value, &evidence_check::import::provider::ProviderOptions) -> Result<evidence_check::import::provider::ProviderImport, evidence_check::error::ContractError>;
 
 fn adapter_import(adapter: Adapter, value: JsValue, name: &str, options: JsValue) -> Result<JsValue, JsValue> {
-    let read = options_arg::<evidence_check::options::ProviderOptions>(Some(options), default_lang())?;
-    let lang = read.lang();
-    let core = read.provider_import().in_lang(lang)?;
+    let (_, lang, core) = provider_setting::<evidence_check::options::ProviderOptions>(options)?;
     let value = json_value_arg(&value, name, lang)?;
     to_js(&adapter(&value, &core).in_lang(lang)?)
 }
@@ -70,10 +78,7 @@ pub fn from_langchain_message(#[wasm_bindgen(unchecked_param_type = "Record<stri
 /// response's shape; an unknown shape is refused with `unknown_response_shape`.
 #[wasm_bindgen(js_name = fromModelResponse, unchecked_return_type = "ProviderImport")]
 pub fn from_model_response(#[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue, #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] response: JsValue, #[wasm_bindgen(unchecked_param_type = "ModelResponseOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-    let read = options_arg::<evidence_check::options::ModelResponseOptions>(Some(options), default_lang())?;
-    let lang = read.lang();
-    let core = read.provider_import().in_lang(lang)?;
-    let request = json_value_arg(&request, "request", lang)?;
-    let response = json_value_arg(&response, "response", lang)?;
+    let (read, lang, core) = provider_setting::<evidence_check::options::ModelResponseOptions>(options)?;
+    let (request, response) = exchange_args(&request, &response, lang)?;
     to_js(&evidence_check::import::from_model_response(&request, &response, read.provider.as_deref(), &core).in_lang(lang)?)
 }

@@ -89,21 +89,12 @@ pub(crate) fn report_arg(value: &JsValue, policy: &Limits, lang: Lang) -> Result
 /// handle's own (it was read under them) unless the options give others; for a report
 /// given as an object or text, the options' (their defaults).
 pub(crate) fn report_setting(report: &JsValue, options: &CallOptions) -> Result<(Limits, Lang), JsValue> {
-    match vouched(report) {
-        // A freed handle keeps its language for the error that says so.
-        Some(Vouched::Report(parsed, lang)) => {
-            let lang = options.lang_or(lang);
-            let policy = match parsed {
-                Some(parsed) => options.limits_or(parsed.policy()),
-                None => options.limits(),
-            };
-            Ok((policy.in_lang(lang)?, lang))
-        }
-        _ => {
-            let lang = options.lang();
-            Ok((options.limits().in_lang(lang)?, lang))
-        }
-    }
+    let handle = match vouched(report) {
+        Some(Vouched::Report(parsed, lang)) => Some((parsed, lang)),
+        _ => None,
+    };
+    let (lang, policy) = options.report_setting(handle.as_ref().map(|(parsed, lang)| (*lang, parsed.as_ref().map(|p| p.policy()))));
+    Ok((policy.in_lang(lang)?, lang))
 }
 
 /// A reviews argument: a handle's checked list, or a list read as before.

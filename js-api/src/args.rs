@@ -102,9 +102,6 @@ fn well_formed(s: &JsValue, text: &str) -> bool {
     true
 }
 
-/// The most UTF-16 units a reference identifier (`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) can have.
-pub(crate) const MAX_ID_UNITS: usize = evidence_check::policy::IdRule::Reference.max_units();
-
 /// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is
 /// not copied into wasm memory: the stand-in is used instead, which the core refuses with
 /// the same code, at the same point of its order, as the real string.
@@ -122,12 +119,6 @@ pub(crate) fn bounded_text(s: &JsString, name: &str, max_units: usize, stand_in:
     } else {
         text_arg(s, name)
     }
-}
-
-/// An identifier argument (a source, claim or citation id): one over 64 units becomes the
-/// stand-in "-", which matches no catalogue entry or claim and breaks the same pattern.
-pub(crate) fn id_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
-    bounded_text_arg(value, name, MAX_ID_UNITS, "-")
 }
 
 /// Refuses, before copying it into wasm memory, JSON text that cannot fit the byte

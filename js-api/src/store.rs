@@ -42,6 +42,14 @@ impl EvidenceStore {
         let policy = self.core()?.policy().clone();
         parse_arg_with(&value, text_ok, name, &policy, self.lang)
     }
+
+    /// An identifier argument (a source or citation id): one longer than the store's
+    /// identifier rule allows becomes the stand-in "-", which matches no catalogue entry
+    /// and breaks the same pattern.
+    fn id(&self, value: &JsValue, name: &str) -> Result<String, JsValue> {
+        let max_units = self.core()?.policy().identifier.max_units();
+        bounded_text_arg(value, name, max_units, "-")
+    }
 }
 
 /// A store borrowed by a call in progress (never expected: no caller's code runs while
@@ -87,7 +95,7 @@ impl EvidenceStore {
     pub fn ingest(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] content: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
-        let source_id = id_arg(&source_id, "sourceId")?;
+        let source_id = self.id(&source_id, "sourceId")?;
         let Some(s) = content.dyn_ref::<JsString>() else { return Err(argument_error("content must be a string")) };
         // The most bytes the store takes now; a longer text is refused in the core's order
         // (unknown source, blank, too large, over capacity) by its size, measured as it is
@@ -116,7 +124,7 @@ impl EvidenceStore {
     pub fn ingest_read_result(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue, #[wasm_bindgen(unchecked_param_type = "ReadResult")] result: JsValue) -> Result<JsValue, JsValue> {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
-        let source_id = id_arg(&source_id, "sourceId")?;
+        let source_id = self.id(&source_id, "sourceId")?;
         let result = value_arg(&result, "result", lang)?;
         let r = self.core()?.ingest_read_result(&scope, &source_id, &result).in_lang(lang)?;
         to_js(&r)
@@ -158,7 +166,7 @@ impl EvidenceStore {
         let scope: Scope = self.arg(scope, false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref, false, "ref")?;
         let text = text_arg(&text, "text")?;
-        let citation_id = id_arg(&citation_id, "citationId")?;
+        let citation_id = self.id(&citation_id, "citationId")?;
         let options = options_arg::<evidence_check::options::QuoteOptions>(options, lang)?;
         let (selector, locate_options) = options.selector(text).in_lang(lang)?;
         let c = self.core()?.quote_with(&scope, &source_ref, &selector, &citation_id, locate_options).in_lang(lang)?;
@@ -181,7 +189,7 @@ impl EvidenceStore {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
         let source_ref: SourceRef = self.arg(source_ref, false, "ref")?;
-        let citation_id = id_arg(&citation_id, "citationId")?;
+        let citation_id = self.id(&citation_id, "citationId")?;
         let options = options_arg::<evidence_check::options::RangeOptions>(options, lang)?;
         let (start, end) = (index_arg(&start, "start")?, index_arg(&end, "end")?);
         let c = self.core()?.quote_range(&scope, &source_ref, start, end, options.unit(Unit::Utf16), &citation_id).in_lang(lang)?;
@@ -192,7 +200,7 @@ impl EvidenceStore {
     pub fn remove(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue, #[wasm_bindgen(js_name = sourceId, unchecked_param_type = "string")] source_id: JsValue) -> Result<(), JsValue> {
         let lang = self.lang;
         let scope: Scope = self.arg(scope, false, "scope")?;
-        let source_id = id_arg(&source_id, "sourceId")?;
+        let source_id = self.id(&source_id, "sourceId")?;
         Ok(self.core()?.remove(&scope, &source_id).in_lang(lang)?)
     }
 

@@ -281,3 +281,21 @@ test("assess: review_target_missing names the review index and the claim, as che
   assert.throws(() => ec.checkBundle(bundle, { lang: "en" }), (e) => e.code === "review_target_missing" && e.message === expected);
   store.free();
 });
+
+test("a store under the extended identifier rule takes ids of up to 128 units in every call, and refuses longer ones", () => {
+  const long = (c, n) => c + "x".repeat(n - 1);
+  const id = long("s", 128);
+  const store = new ec.EvidenceStore([spec(id, { title: "long", filename: "long.md" })], { now: NOW, policy: { extends: "documents", identifier: "extended" } });
+  const ref = store.ingest(scope, id, "hello world");
+  assert.equal(ref.source_id, id);
+  const cid = long("c", 128);
+  assert.equal(store.quote(scope, ref, "hello", cid).citation_id, cid);
+  assert.equal(store.quoteRange(scope, ref, 0, 5, cid).citation_id, cid);
+  store.remove(scope, id);
+  // One unit more: not copied, and refused as the stand-in no catalogue entry has.
+  assert.throws(() => store.ingest(scope, long("s", 129), "x"), (e) => e.code === "unknown_source");
+  // The reference rule's store keeps its 64.
+  const ref64 = new ec.EvidenceStore([spec(long("s", 64), { title: "long", filename: "long.md" })], { now: NOW });
+  assert.equal(ref64.ingest(scope, long("s", 64), "x").source_id.length, 64);
+  assert.throws(() => ref64.ingest(scope, long("s", 65), "x"), (e) => e.code === "unknown_source");
+});

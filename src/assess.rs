@@ -408,11 +408,9 @@ pub fn check_detailed<'r>(scope: &Scope, report: &'r Report, store: &EvidenceSto
         })
         .collect();
     let reviews = review_map(scope, report, &digest, signed, options.reviews, reference, &mut issues)?;
-    // Inserted one by one: a set collected from an iterator compiles a sort of its own.
+    // Extended, not collected: a set collected from an iterator compiles a sort of its own.
     let mut disputed = BTreeSet::new();
-    for id in report.conflicts.iter().flat_map(|c| &c.claim_ids) {
-        disputed.insert(id.as_str());
-    }
+    disputed.extend(report.conflicts.iter().flat_map(|c| c.claim_ids.iter().map(String::as_str)));
     let mut valid: BTreeMap<&str, usize> = BTreeMap::default();
     let mut citations: Vec<(&Citation, Arc<Snapshot>)> = Vec::new();
     let mut states = Vec::with_capacity(report.claims.len());

@@ -209,12 +209,10 @@ impl<'d> Library<'d> {
 
     /// Documents whose digests are already known (a catalogue's frozen ones).
     pub fn with_digests(documents: impl IntoIterator<Item = (&'d Document, String)>) -> Self {
-        // Inserted one by one (a later id wins, as in a collected map): a map collected
+        // Extended (a later id wins, as in a collected map), not collected: a map collected
         // from an iterator compiles a sort of its own.
         let mut docs = BTreeMap::new();
-        for (d, sha) in documents {
-            docs.insert(d.id.as_str(), (d, sha, splitlines(&d.body)));
-        }
+        docs.extend(documents.into_iter().map(|(d, sha)| (d.id.as_str(), (d, sha, splitlines(&d.body)))));
         Library { docs }
     }
 

@@ -125,13 +125,11 @@ pub const DRAFT_CITATION_FIELDS: &[&str] = &["citation_id", "source_id", "quote"
 /// How many subjects the quote-only violation names.
 const QUOTE_ONLY_SUBJECTS: usize = 5;
 
-/// A set of ids, inserted one by one: a set collected from an iterator compiles a sort
-/// of its own.
+/// A set of ids, extended, not collected: a set collected from an iterator compiles a
+/// sort of its own.
 fn str_set<'a>(ids: impl Iterator<Item = &'a str>) -> BTreeSet<&'a str> {
     let mut set = BTreeSet::new();
-    for id in ids {
-        set.insert(id);
-    }
+    set.extend(ids);
     set
 }
 

@@ -81,13 +81,9 @@ fn holds(raw: &str, index: &crate::citation::TextIndex, start: usize, end: usize
 /// Imports a Converse request and its response.
 pub fn from_bedrock_response(request: &Value, response: &Value, options: &ProviderOptions) -> Result<ProviderImport, ContractError> {
     let docs = documents(request);
-    // Inserted one by one: a map collected from an iterator compiles a sort of its own.
+    // Extended, not collected: a map collected from an iterator compiles a sort of its own.
     let mut titles = BTreeMap::new();
-    for (i, d) in docs.iter().enumerate() {
-        if let Some(name) = &d.name {
-            titles.insert(i.to_string(), name.clone());
-        }
-    }
+    titles.extend(docs.iter().enumerate().filter_map(|(i, d)| Some((i.to_string(), d.name.clone()?))));
     let mut b = Builder::new("bedrock", options, &titles);
     let Some(blocks) = response.get("output").and_then(|o| o.get("message")).and_then(|m| m.get("content")).and_then(Value::as_array) else {
         b.c.push("/response/output/message/content", ViolationCode::Missing, "a Converse response needs output.message.content");

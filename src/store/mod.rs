@@ -109,12 +109,10 @@ impl EvidenceStore {
     /// (source sizes, read results, quotes, and the reports assessed and rendered with it).
     pub fn with_policy(specs: Vec<SourceSpec>, policy: Policy, clock: Clock) -> Result<Self, StoreError> {
         let n = specs.len();
-        // Inserted one by one (a later id wins, as collected): a map collected from an
+        // Extended (a later id wins, as collected), not collected: a map collected from an
         // iterator compiles a sort of its own.
         let mut map = BTreeMap::new();
-        for s in specs {
-            map.insert(s.source_id.clone(), Arc::new(s));
-        }
+        map.extend(specs.into_iter().map(|s| (s.source_id.clone(), Arc::new(s))));
         if n > policy.max_sources {
             let detail = policy.limit_detail(n, "sources", "max_sources");
             return Err(if policy.reference_messages { StoreErrorKind::CatalogueInvalid.into() } else { StoreErrorKind::CatalogueInvalid.with(detail) });

@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
-PKG_SRC := $(shell find src js-api/src -name '*.rs') js-api/build.rs Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts
+PKG_SRC := $(shell find src js-api/src -name '*.rs') js-api/build.rs Cargo.toml Cargo.lock js-api/Cargo.toml js/generated/types.d.ts js/binding-types.d.ts
 NOW ?= 2026-11-29T00:00:00+00:00
 
 .PHONY: all setup test-setup wasm build demo serve bench bench-quick profile fuzz fuzz-smoke test test-rust test-package test-native test-lint test-types test-wasm-node test-wasm-web test-node test-e2e test-gfm test-spark golden-bundle golden-extra clean

@@ -23,7 +23,6 @@ mod report;
 mod schema;
 mod store;
 mod trap;
-mod types;
 
 use js_sys::{JsString, Reflect};
 use serde::Serialize;
@@ -50,6 +49,12 @@ use evidence_check::store::EvidenceStore as CoreStore;
 /// `js/generated/types.d.ts`; a test fails when it is stale).
 #[wasm_bindgen(typescript_custom_section)]
 const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
+
+/// What the Rust types do not describe, written by hand: the parsed forms (every default
+/// filled in, made from the generated input types), the policy input, the W3C annotation,
+/// the import forms, and the JS-side classes and handles.
+#[wasm_bindgen(typescript_custom_section)]
+const BINDING_TYPES: &str = include_str!("../../js/binding-types.d.ts");
 
 use {args::*, bytes::*, copy::*, out::*, trap::TrapCell};
 pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*};

@@ -4,12 +4,6 @@
 
 use crate::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
-/** A host's snapshot for a provider importer: the source id it is catalogued under and the text the host holds. */
-export interface HostSource { sourceId: string; text: string; title?: string; locator?: string; }
-"#;
-
 type Importer = fn(&Value, &Value, &evidence_check::import::provider::ProviderOptions) -> Result<evidence_check::import::provider::ProviderImport, evidence_check::error::ContractError>;
 
 /// A provider importer's options read as `T` (no options at all read as every default:

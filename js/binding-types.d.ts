@@ -1,10 +1,3 @@
-use wasm_bindgen::prelude::*;
-
-/// What the Rust types do not describe: the parsed forms (every default filled in, made
-/// from the generated input types), the policy input, the W3C annotation, and the JS-side
-/// classes.
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
 /** A report as parsed: every default filled in. */
 export type ParsedReport = Required<Omit<Report, "claims">> & { claims: Required<Claim>[] };
 /** A bundle as parsed: every default filled in (an absent content reads as ""). */
@@ -72,10 +65,6 @@ export interface ErrorClasses {
   ContractError: typeof ContractError;
   EvidenceError: typeof EvidenceError;
 }
-"#;
-
-#[wasm_bindgen(typescript_custom_section)]
-const IMPORT_TYPES: &str = r#"
 /** A TextQuoteSelector (https://www.w3.org/TR/annotation-model/#text-quote-selector). */
 export interface TextQuoteSelector { type: "TextQuoteSelector"; exact: string; prefix?: string; suffix?: string; }
 /** A foreign selector beside the quote (Hypothesis sends TextPosition and Range ones); a position only chooses among the quote's occurrences. */
@@ -107,15 +96,11 @@ export interface AnthropicResponse {
 }
 /** A locate error also says where and how often: `sourceId`, `count`, `ranges`. */
 export interface LocateError extends EvidenceError { sourceId: string; count?: number; ranges?: Array<[number, number]>; }
-"#;
-
-#[wasm_bindgen(typescript_custom_section)]
-const HANDLE_TYPES: &str = r#"
 /** A report read once by `parseReport`: its fields as getters, `toJSON()` the parsed report. */
 export interface ReportHandle extends ParsedReport {}
 /** A report: an object, JSON text, or a `ReportHandle` (then nothing is read again). */
 export type ReportArg = Report | ReportHandle | string;
 /** Reviews: a list, or a `Reviews` handle (each review checked once, when added). */
 export type ReviewsArg = Review[] | Reviews;
-"#;
-
+/** A host's snapshot for a provider importer: the source id it is catalogued under and the text the host holds. */
+export interface HostSource { sourceId: string; text: string; title?: string; locator?: string; }

@@ -77,7 +77,7 @@ pub fn error_classes() -> JsValue {
 /// The thrown value of any coded error, in a language: a `ContractError` (with `issues`
 /// and `subject`) when it lists violations, else an `EvidenceError`; `code` always, and
 /// the error's own details as properties.
-pub(crate) fn js_error<E: Coded + ?Sized>(e: &E, lang: Lang) -> JsValue {
+pub(crate) fn js_error(e: &dyn Coded, lang: Lang) -> JsValue {
     let (message, issues) = e.message_and_issues(lang);
     let err = js_sys::Error::new(&message);
     CLASSES.with(|c| {

@@ -182,7 +182,7 @@ impl Builder<'_> {
         set(&mut schema, "description", json!(REPORT_RULES));
         if self.dialect == Dialect::Standard {
             set(&mut schema, "$schema", json!("https://json-schema.org/draft/2020-12/schema"));
-            set(&mut schema, "$id", json!(format!("urn:evidence-check:schema:{}", title.to_lowercase())));
+            set(&mut schema, "$id", json!(format!("urn:evidence-check:schema:{}", title.to_ascii_lowercase())));
         }
         schema
     }

@@ -349,7 +349,7 @@ fn unlocated_issues(bundle: &Bundle, assessment: &mut Assessment, lang: crate::e
     }
 }
 
-// ---- issue 12: a bundle whose texts come from elsewhere (`check --mcp`) ----------------
+// ---- a bundle whose texts come from elsewhere (`check --mcp`) ---------------------------
 
 /// Parses and checks a bundle exactly as a check reads it (strict JSON: duplicate keys
 /// and oversize input refused; the whole contract, unknown fields included); without
@@ -404,7 +404,7 @@ impl crate::error::Coded for BundleError {
     }
 }
 
-// ---- issue 15 (r5-scale): a bundle given as UTF-8 bytes --------------------------------
+// ---- a bundle given as UTF-8 bytes -----------------------------------------------------
 
 /// The byte order mark that may open UTF-8 text: dropped, as `TextDecoder` drops it.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";

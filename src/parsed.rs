@@ -1,4 +1,4 @@
-//! Reports and reviews read once (issue 15): what the binding's `ReportHandle` and
+//! Reports and reviews read once: what the binding's `ReportHandle` and
 //! `Reviews` hold, so that a call given one reads, validates and digests nothing again.
 //!
 //! A parsed report remembers the policy it was read under. A call under the same policy

@@ -277,7 +277,7 @@ fn record_review_digested(
     })
 }
 
-/// The subject and numbers of a refused review (issue 14): the claim id it names, or
+/// The subject and numbers of a refused review: the claim id it names, or
 /// the note's length against the policy's limit (`note_chars`, when the note is a string).
 pub fn refusal_detail(kind: ReviewErrorKind, claim_id: &Value, note_chars: Option<usize>, policy: &crate::policy::Policy) -> Option<crate::error::Detail> {
     use crate::error::Detail;

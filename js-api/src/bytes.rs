@@ -1,6 +1,6 @@
 use crate::*;
 
-// ==== issue 15 (r5-scale): a bundle as UTF-8 bytes ======================================
+// ---- a bundle as UTF-8 bytes ----------------------------------------------------------
 // A bundle may be given as UTF-8 bytes (a file read without an encoding): copied once into
 // wasm memory, checked, never decoded into a JS string and encoded back.
 

@@ -138,9 +138,7 @@ pub fn check_bundle(#[wasm_bindgen(unchecked_param_type = "Bundle | string | Uin
     to_js(&evidence_check::bundle::check_read(bundle, &options).in_lang(lang)?)
 }
 
-// ==== issue 12 (h12js): the strict bundle reader of `check --mcp` =========================
-
-
+// ---- the strict bundle reader of `check --mcp` ---------------------------------------
 
 /// Reads a bundle as `checkBundle` does (strict JSON, the whole contract) and returns it
 /// parsed, without checking it against its sources. `requireContents: false` lets sources

@@ -22,8 +22,7 @@ pub fn from_web_annotation(#[wasm_bindgen(unchecked_param_type = "WebAnnotation"
     to_js(&evidence_check::annotation::from_web_annotation(&v).in_lang(default_lang())?)
 }
 
-// ==== importers and the quote locator (issue 17) ========================================
-// Kept together at the end of the file to ease merging.
+// ---- the quote locator and the Anthropic importer -----------------------------------
 
 /// Locates a draft report's quote-only citations in the store's snapshots, under the
 /// store's policy and in its language unless the options give others.

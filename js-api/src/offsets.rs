@@ -21,7 +21,7 @@ pub fn convert_offset(
 }
 
 
-// ---- invisible characters (issue 12, finding 4) -----------------------------------------
+// ---- invisible characters ---------------------------------------------------------------
 
 /// The text with every character that would hide content (controls, bidirectional and
 /// other format characters, fillers, stray variation selectors, tag characters) written

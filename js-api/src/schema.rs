@@ -34,7 +34,7 @@ pub fn bundle_json_schema(#[wasm_bindgen(unchecked_optional_param_type = "Schema
 }
 
 
-// ---- issue 14: policies ---------------------------------------------------------------
+// ---- policies -------------------------------------------------------------------------
 
 /// Reads a policy (a preset's name, or JSON text or an object that starts from a preset
 /// with `extends`) and returns it whole; an unknown field throws `policy_unknown_field`

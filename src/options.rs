@@ -557,6 +557,18 @@ impl CallOptions {
         })
     }
 
+    /// The settings of `locateBundle`: [`Self::bundle`]'s, never rendered, with hardened
+    /// escaping and no review key (a draft's located bundle is checked, not reviewed).
+    pub fn locate_bundle(&self) -> Result<BundleOptions, OptionError> {
+        Ok(BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, ..self.bundle()? })
+    }
+
+    /// The review settings of `assess` and `render`: the `reviewKey`, and what a review
+    /// that does not belong to the report does (`reviews`; by default it is thrown).
+    pub fn review_check(&self) -> Result<(Option<Vec<u8>>, crate::assess::ReviewMode), BindingError> {
+        Ok((self.review_key()?, self.reviews(crate::assess::ReviewMode::Throw)))
+    }
+
     /// The settings of the Anthropic importer; `scope` is required (read under the policy).
     pub fn anthropic(&self) -> Result<crate::import::anthropic::AnthropicOptions, OptionError> {
         let scope = self.scope.as_ref().ok_or_else(|| BindingError::argument("options.scope is required"))?;

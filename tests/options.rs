@@ -340,3 +340,31 @@ fn a_report_handle_carries_its_language_and_policy() {
     let bad = read::<options::ReviewOptions>(json!({"policy": "nonesuch"})).unwrap();
     assert!(bad.report_setting(Some((Lang::Zh, Some(&carried)))).1.is_err());
 }
+
+#[test]
+fn locate_bundle_checks_unrendered_hardened_and_unsigned() {
+    // Whatever the options say of rendering, escaping and the review key, a located
+    // draft is checked unrendered, hardened and unsigned; the rest is `bundle()`'s.
+    let o = read::<options::LocateBundleOptions>(json!({"now": NOW, "compat": "reference", "maxClaims": 7, "lang": "en"})).unwrap();
+    let b = o.locate_bundle().unwrap();
+    assert!(!b.render);
+    assert_eq!(b.escaping, Escaping::Hardened);
+    assert_eq!(b.review_key, None);
+    assert_eq!((b.lang, b.clock.now()), (Lang::En, NOW.to_owned()));
+    assert_eq!(b.policy, o.bundle().unwrap().policy);
+    assert_eq!(b.policy.max_claims, 7);
+    // A bad clock is still refused, as `bundle()` refuses it.
+    let bad = read::<options::LocateBundleOptions>(json!({"now": "yesterday"})).unwrap();
+    assert!(bad.locate_bundle().is_err());
+}
+
+#[test]
+fn assess_and_render_throw_a_foreign_review_unless_told_to_report_it() {
+    use evidence_check::assess::ReviewMode;
+    let (key, mode) = read::<options::AssessOptions>(json!({})).unwrap().review_check().unwrap();
+    assert_eq!((key, mode), (None, ReviewMode::Throw));
+    let (key, mode) = read::<options::RenderOptions>(json!({"reviews": "report", "reviewKey": "k"})).unwrap().review_check().unwrap();
+    assert_eq!((key.as_deref(), mode), (Some(&b"k"[..]), ReviewMode::Report));
+    let e = read::<options::AssessOptions>(json!({"reviewKey": ""})).unwrap().review_check().unwrap_err();
+    assert_eq!(e.code(), "invalid_argument");
+}

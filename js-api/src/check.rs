@@ -100,8 +100,8 @@ pub fn assess(
     let options = options_arg::<evidence_check::options::AssessOptions>(options, store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
-    let key = options.review_key().in_lang(lang)?;
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let (key, mode) = options.review_check().in_lang(lang)?;
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: mode, report_digest: report.digest() };
     let a = evidence_check::assess::assess_detailed_in(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), check, lang).in_lang(lang)?;
     to_js(&a)
 }
@@ -119,8 +119,8 @@ pub fn render(
     let options = options_arg::<evidence_check::options::RenderOptions>(options, store.lang)?;
     let lang = options.lang_or(store.lang);
     let (scope, report, reviews) = check_args(store, scope, report, reviews, lang)?;
-    let key = options.review_key().in_lang(lang)?;
-    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: options.reviews(evidence_check::assess::ReviewMode::Throw), report_digest: report.digest() };
+    let (key, mode) = options.review_check().in_lang(lang)?;
+    let check = evidence_check::assess::CheckOptions { review_key: key.as_deref(), reviews: mode, report_digest: report.digest() };
     let clock = options.clock().in_lang(lang)?;
     let a = evidence_check::render::render_opts(&scope, report.report(), &*store.core_arg(lang)?, reviews.reviews(), &clock, options.escaping(), check, lang).in_lang(lang)?;
     to_js(&a)

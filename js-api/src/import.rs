@@ -43,7 +43,7 @@ pub fn locate_citations(#[wasm_bindgen(unchecked_param_type = "Scope")] scope: J
 pub fn locate_bundle(#[wasm_bindgen(unchecked_param_type = "DraftBundle | string")] draft: JsValue, #[wasm_bindgen(unchecked_optional_param_type = "LocateBundleOptions | null")] options: Option<JsValue>) -> Result<JsValue, JsValue> {
     let options = options_arg::<evidence_check::options::LocateBundleOptions>(options, default_lang())?;
     let lang = options.lang();
-    let bundle_options = BundleOptions { render: false, escaping: Escaping::Hardened, review_key: None, ..options.bundle().in_lang(lang)? };
+    let bundle_options = options.locate_bundle().in_lang(lang)?;
     let draft = json_value_arg(&draft, "draft", lang)?;
     to_js(&evidence_check::import::quotes::locate_bundle(&draft, &bundle_options, options.whitespace()).in_lang(lang)?)
 }

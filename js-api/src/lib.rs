@@ -30,14 +30,13 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use evidence_check::bundle::{Bundle, BundleOptions};
+use evidence_check::bundle::Bundle;
 use evidence_check::json::{parse_strict, DEFAULT_MAX_INPUT_BYTES};
 use evidence_check::contract::Limits;
 use evidence_check::contract::{Citation, Contract, Report, Scope, SourceRef};
 use evidence_check::error::{BindingError, BindingErrorKind, Coded, Lang};
 use evidence_check::options::{default_lang, CallOptions};
 use evidence_check::citation::Unit;
-use evidence_check::render::Escaping;
 use evidence_check::schema::Dialect;
 use evidence_check::catalog::DocumentCatalog as CoreCatalog;
 use evidence_check::excerpt::{claims_from_value, documents_from_value, AnswerStatus, Document, ExcerptClaim, Library};

@@ -58,12 +58,9 @@ pub(crate) fn sized_text(s: &JsString, name: &str, max_bytes: usize) -> Result<S
 /// `text`, the string `value` as read, unless `value` holds a lone surrogate.
 pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<String, JsValue> {
     // The conversion replaces a lone surrogate by U+FFFD; only a string that comes out
-    // with a U+FFFD needs the exact (slower) check, which tells a real U+FFFD apart.
-    // (`memmem` looks for the rarest of its three bytes, with wasm SIMD; `str::contains`
-    // would run a slower two-way search.)
-    // ASCII text holds no U+FFFD.
-    let replaced = !text.is_ascii() && memchr::memmem::find(text.as_bytes(), "\u{FFFD}".as_bytes()).is_some();
-    if replaced && !well_formed(value, &text) {
+    // with a U+FFFD needs the host's check, which tells a real U+FFFD apart. ASCII text
+    // holds no U+FFFD.
+    if !text.is_ascii() && !well_formed(value, &text) {
         return Err(js_error(&BindingError::unicode(format!("{name} contains an unpaired surrogate; it is not valid Unicode")), default_lang()));
     }
     Ok(text)
@@ -78,7 +75,7 @@ const MAX_PROBES: usize = 16;
 /// when it holds as many U+FFFDs as the copy: `indexOf` finds the string's own, one after
 /// the other (together one read of the string up to the last). A copy with more than a few
 /// is decided by `isWellFormed()` where the host has it. Never one host call per character
-/// of text.
+/// of text, and a copy with no U+FFFD (one read of it) asks the host nothing.
 fn well_formed(s: &JsValue, text: &str) -> bool {
     let replacement = JsValue::from_str("\u{FFFD}");
     let mut from = 0.0;
@@ -89,6 +86,8 @@ fn well_formed(s: &JsValue, text: &str) -> bool {
         }
         _ => false,
     };
+    // (`memmem` looks for the rarest of the three bytes, with wasm SIMD; `str::matches`
+    // would run a slower two-way search.)
     for (k, _) in memchr::memmem::find_iter(text.as_bytes(), "\u{FFFD}".as_bytes()).enumerate() {
         if k == MAX_PROBES {
             if let Ok(answer) = is_well_formed_caught(s) {

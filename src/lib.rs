@@ -7,6 +7,7 @@ pub mod annotation;
 pub mod assess;
 pub mod bundle;
 pub mod catalog;
+pub mod cell;
 pub mod citation;
 pub mod clock;
 pub mod codes;

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 /// Module -> layer, lowest first. Written once; docs/CONTRIBUTING.md says the same.
 const LAYERS: &[(&str, usize)] = &[
     ("error", 0),
+    // a RefCell whose borrows a trap cannot leave set
+    ("cell", 0),
     // what the host lends (its SHA-256, clock and locale); text: offsets and units, visible characters
     ("host", 1),
     ("citation", 1),

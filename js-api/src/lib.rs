@@ -55,5 +55,6 @@ const GENERATED_TYPES: &str = include_str!("../../js/generated/types.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const BINDING_TYPES: &str = include_str!("../../js/binding-types.d.ts");
 
-use {args::*, bytes::*, copy::*, out::*, trap::TrapCell};
+use evidence_check::cell::{Exclusive, TrapCell};
+use {args::*, bytes::*, copy::*, out::*};
 pub use {catalog::*, check::*, errors::*, host::*, import::*, offsets::*, outcome::*, providers::*, report::*, schema::*, store::*};

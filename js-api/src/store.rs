@@ -19,18 +19,18 @@ pub struct EvidenceStore {
 
 impl EvidenceStore {
     /// The core store, or `store_freed`.
-    pub(crate) fn core(&self) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
+    pub(crate) fn core(&self) -> Result<Exclusive<'_, CoreStore>, JsValue> {
         self.core_or(|| js_error(&BindingError::from(BindingErrorKind::StoreFreed), self.lang))
     }
 
     /// [`Self::core`] for a store given as the argument `store` of a function (freed
     /// before the call, or by the caller's code run while another argument was read):
     /// `store_freed` naming it.
-    pub(crate) fn core_arg(&self, lang: Lang) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
+    pub(crate) fn core_arg(&self, lang: Lang) -> Result<Exclusive<'_, CoreStore>, JsValue> {
         self.core_or(|| freed_argument(BindingErrorKind::StoreFreed, "store", lang))
     }
 
-    pub(crate) fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<trap::Exclusive<'_, CoreStore>, JsValue> {
+    pub(crate) fn core_or(&self, freed: impl FnOnce() -> JsValue) -> Result<Exclusive<'_, CoreStore>, JsValue> {
         let guard = self.inner.try_borrow_mut().ok_or_else(busy_error)?;
         guard.filter_map(|inner| inner.as_deref_mut()).ok_or_else(freed)
     }

@@ -391,6 +391,98 @@ pub fn utf8_growth(rest: usize, read: usize, written: usize, grown: bool) -> usi
     usize::try_from(at_rate).unwrap_or(usize::MAX).saturating_add(rest / 8 + 16).min(most)
 }
 
+/// What [`copy_utf8`] made of a string.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Utf8Copy {
+    /// The string's text.
+    Text(String),
+    /// Over the limit: the size in UTF-8 bytes, or for a string longer in units than the
+    /// limit, its length in units (a lower bound). Nothing of its size was allocated.
+    TooLarge(usize),
+    /// A buffer of this many bytes could not be allocated.
+    OutOfMemory(usize),
+    /// The encoder failed, read nothing, or gave counts past the string or the buffer.
+    EncoderFailed,
+    /// What the encoder wrote is not UTF-8.
+    NotUtf8,
+}
+
+/// The buffer a string that could be over its limit is measured in, piece by piece.
+const MEASURE_BYTES: usize = 48 * 1024;
+
+/// Copies a string of `units` UTF-16 units as UTF-8 of at most `max_bytes` bytes, through
+/// `encode(from, buf)`, the host's encoder (`TextEncoder.encodeInto` of the string from
+/// unit `from` into `buf`: the units read and the bytes written, `None` when it fails).
+/// Buffers are reserved fallibly: one byte a unit and a little more
+/// ([`utf8_first_buffer`]), grown for the rest at most twice ([`utf8_growth`]), so each
+/// unit is encoded once. A string that could be over the limit (more than a third of it
+/// in units) is measured first in a small buffer, and one over it takes nothing of its
+/// size. What the encoder wrote is checked to be UTF-8, never assumed.
+pub fn copy_utf8(units: usize, max_bytes: usize, mut encode: impl FnMut(usize, &mut [u8]) -> Option<(usize, usize)>) -> Utf8Copy {
+    // A UTF-8 encoding has at least as many bytes as UTF-16 units.
+    if units > max_bytes {
+        return Utf8Copy::TooLarge(units);
+    }
+    // Checked counts: some units read (of those left), no more bytes than the buffer has.
+    let mut step = |from: usize, buf: &mut [u8]| match encode(from, buf) {
+        Some((read, written)) if read > 0 && read <= units - from && written <= buf.len() => Some((read, written)),
+        _ => None,
+    };
+    let first = match utf8_first_buffer(units, max_bytes) {
+        Some(first) => first,
+        None => {
+            let mut scratch = vec![0u8; MEASURE_BYTES];
+            let (mut at, mut size) = (0, 0usize);
+            while at < units {
+                let Some((read, written)) = step(at, &mut scratch) else { return Utf8Copy::EncoderFailed };
+                at += read;
+                size += written;
+            }
+            if size > max_bytes {
+                return Utf8Copy::TooLarge(size);
+            }
+            size
+        }
+    };
+    let mut buf = Vec::new();
+    if grow_zeroed(&mut buf, first).is_err() {
+        return Utf8Copy::OutOfMemory(first);
+    }
+    let (mut read, mut written) = (0, 0);
+    let mut grown = false;
+    loop {
+        let Some((r, w)) = step(read, buf.get_mut(written..).unwrap_or_default()) else { return Utf8Copy::EncoderFailed };
+        read += r;
+        written += w;
+        if read == units {
+            break;
+        }
+        // Not ASCII: the buffer grows by the estimate for the rest, which is encoded into
+        // it. (Here the text cannot be over the limit: one that could was measured.)
+        let len = written.saturating_add(utf8_growth(units - read, read, written, grown)).min(max_bytes);
+        grown = true;
+        buf.truncate(written);
+        if grow_zeroed(&mut buf, len).is_err() {
+            return Utf8Copy::OutOfMemory(len);
+        }
+    }
+    if written > max_bytes {
+        return Utf8Copy::TooLarge(written);
+    }
+    buf.truncate(written);
+    if buf.capacity() > written + written / 8 {
+        buf.shrink_to_fit();
+    }
+    String::from_utf8(buf).map_or(Utf8Copy::NotUtf8, Utf8Copy::Text)
+}
+
+/// Grows `buf` to `len` zeroed bytes by fallible allocation (nothing changes when it fails).
+pub fn grow_zeroed(buf: &mut Vec<u8>, len: usize) -> Result<(), std::collections::TryReserveError> {
+    buf.try_reserve_exact(len.saturating_sub(buf.len()))?;
+    buf.resize(len, 0);
+    Ok(())
+}
+
 crate::error::coded_enum! {
     /// Why an offset could not be converted between units.
     OffsetErrorKind {

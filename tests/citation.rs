@@ -179,26 +179,35 @@ fn store_quote_range_reads_as_much_at_16_mib_as_at_400_kb() {
     assert!(b as f64 / a as f64 <= 2.0, "16 MiB in cost {b} steps against {a} at 400 KB");
 }
 
-/// A UTF-8 copy sized by `utf8_first_buffer` and grown by `utf8_growth` holds any text
-/// after at most two growths, never asks for more than three bytes a unit left, and
-/// asks no text that could be over the limit to be copied unmeasured.
-#[test]
-fn utf8_copy_estimates_hold_any_text_after_two_growths() {
-    use evidence_check::citation::{utf8_first_buffer, utf8_growth};
-    // `encodeInto`: the whole characters of `chars[from..]` that fit in `room` bytes, as
-    // (units, bytes).
-    fn encode(chars: &[char], from: &mut usize, room: usize) -> (usize, usize) {
+/// `encodeInto` of `text` for [`copy_utf8`]: the whole characters from UTF-16 unit `from`
+/// that fit in `buf`, as (units, bytes); every call's buffer size is noted in `calls`.
+fn encoder<'a>(text: &'a str, calls: &'a std::cell::RefCell<Vec<usize>>) -> impl FnMut(usize, &mut [u8]) -> Option<(usize, usize)> + 'a {
+    move |from, buf| {
+        calls.borrow_mut().push(buf.len());
+        let mut unit = 0;
         let (mut units, mut bytes) = (0, 0);
-        while let Some(c) = chars.get(*from) {
-            if bytes + c.len_utf8() > room {
-                break;
+        for c in text.chars() {
+            if unit >= from {
+                if bytes + c.len_utf8() > buf.len() {
+                    break;
+                }
+                c.encode_utf8(&mut buf[bytes..]);
+                units += c.len_utf16();
+                bytes += c.len_utf8();
             }
-            units += c.len_utf16();
-            bytes += c.len_utf8();
-            *from += 1;
+            unit += c.len_utf16();
         }
-        (units, bytes)
+        Some((units, bytes))
     }
+}
+
+/// The long-string copy: any text copied exactly with each unit encoded once (at most
+/// two growths); a text over the limit refused by its size with no buffer of its size;
+/// a failing or lying encoder and a failed allocation refused, never trusted.
+#[test]
+fn a_long_string_is_copied_exactly_and_bounded_by_its_limit() {
+    use evidence_check::citation::{copy_utf8, utf8_first_buffer, Utf8Copy};
+    use std::cell::RefCell;
     // The room for a few wide characters never takes the buffer past the limit.
     assert_eq!(utf8_first_buffer(1_000, 3_000), Some(3_000));
     let texts = [
@@ -209,26 +218,37 @@ fn utf8_copy_estimates_hold_any_text_after_two_growths() {
         format!("\u{feff}{}", "x—".repeat(30_000)),
     ];
     for text in &texts {
-        let chars: Vec<char> = text.chars().collect();
         let units = text.encode_utf16().count();
-        let max_bytes = 3 * units;
-        assert_eq!(utf8_first_buffer(units, max_bytes - 1), None);
-        let mut cap = utf8_first_buffer(units, max_bytes).unwrap();
-        assert!(cap >= units && cap <= max_bytes);
-        let mut at = 0;
-        let (mut read, mut written) = encode(&chars, &mut at, cap);
-        let mut growths = 0;
-        while read < units {
-            let rest = units - read;
-            let estimate = utf8_growth(rest, read, written, growths > 0);
-            assert!(estimate <= 3 * rest);
-            growths += 1;
-            cap = written + estimate;
-            let (r, w) = encode(&chars, &mut at, cap - written);
-            read += r;
-            written += w;
-        }
-        assert!(growths <= 2, "{growths} growths");
-        assert_eq!(written, text.len());
+        let calls = RefCell::new(Vec::new());
+        // Under a limit it cannot pass: no measuring, at most three calls (two growths).
+        let copied = copy_utf8(units, 3 * units, encoder(text, &calls));
+        assert_eq!(copied, Utf8Copy::Text(text.clone()));
+        assert!(calls.borrow().len() <= 3, "{} calls", calls.borrow().len());
+        assert!(calls.borrow().iter().all(|&len| len <= 3 * units));
+        // At its size exactly (measured first, as it could be over): copied.
+        let calls = RefCell::new(Vec::new());
+        assert_eq!(copy_utf8(units, text.len(), encoder(text, &calls)), Utf8Copy::Text(text.clone()));
+        // One byte under: refused by its size, having been measured in small pieces only.
+        let calls = RefCell::new(Vec::new());
+        assert_eq!(copy_utf8(units, text.len() - 1, encoder(text, &calls)), Utf8Copy::TooLarge(text.len()));
+        assert!(calls.borrow().iter().all(|&len| len <= 48 * 1024), "a buffer of the text's size was made");
     }
+    let text = "中".repeat(30_000);
+    let units = 30_000;
+    let calls = RefCell::new(Vec::new());
+    // Longer in units than the limit in bytes: refused by its length, never encoded.
+    assert_eq!(copy_utf8(units, units - 1, encoder(&text, &calls)), Utf8Copy::TooLarge(units));
+    assert!(calls.borrow().is_empty());
+    // An encoder that fails, reads nothing, or claims more than the string or the buffer.
+    assert_eq!(copy_utf8(units, 3 * units, |_, _| None), Utf8Copy::EncoderFailed);
+    assert_eq!(copy_utf8(units, 3 * units, |_, _| Some((0, 0))), Utf8Copy::EncoderFailed);
+    assert_eq!(copy_utf8(units, 3 * units, |from, _| Some((units - from + 1, 0))), Utf8Copy::EncoderFailed);
+    assert_eq!(copy_utf8(units, 3 * units, |from, buf| Some((units - from, buf.len() + 1))), Utf8Copy::EncoderFailed);
+    // One that writes what is not UTF-8.
+    assert_eq!(copy_utf8(units, 3 * units, |from, buf| { buf[0] = 0xFF; Some((units - from, buf.len())) }), Utf8Copy::NotUtf8);
+    // A buffer memory cannot hold: refused with the bytes asked for, nothing encoded.
+    let huge = usize::MAX / 4;
+    let calls = RefCell::new(Vec::new());
+    assert_eq!(copy_utf8(huge, usize::MAX, encoder(&text, &calls)), Utf8Copy::OutOfMemory(utf8_first_buffer(huge, usize::MAX).unwrap()));
+    assert!(calls.borrow().is_empty());
 }

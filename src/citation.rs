@@ -314,17 +314,32 @@ impl Unit {
     }
 }
 
-/// The UTF-16 index of each U+FFFD in `text`, ascending, found in one pass. A host string
-/// copied with each lone surrogate replaced by U+FFFD keeps every UTF-16 index, so these
-/// are the only indices at which the host's string can hold a lone surrogate.
-pub fn replacement_utf16_indices(text: &str) -> impl Iterator<Item = usize> + '_ {
-    let bytes = text.as_bytes();
-    let (mut from, mut units) = (0usize, 0usize);
-    memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes()).map(move |at| {
-        units += utf16_units(bytes.get(from..at).unwrap_or_default());
-        from = at;
-        units
-    })
+/// How many U+FFFDs of a host string's copy are each looked for in the string before the
+/// host checks the whole string instead.
+pub const MAX_PROBES: usize = 16;
+
+/// Whether a host string, copied as `text` with each lone surrogate replaced by U+FFFD,
+/// holds no lone surrogate. Each U+FFFD of the copy is a U+FFFD of the string or a
+/// replaced surrogate, so the string is well formed when it holds as many U+FFFDs as the
+/// copy: `next_own()` finds the string's next own U+FFFD (`indexOf` from after the last,
+/// together one read of the string up to the last one). A copy with more than
+/// [`MAX_PROBES`] is decided by `whole()` (`isWellFormed()`) where the host answers.
+/// Never one host call per character, and a copy with no U+FFFD asks the host nothing.
+pub fn copy_is_well_formed(text: &str, mut next_own: impl FnMut() -> bool, whole: impl FnOnce() -> Option<bool>) -> bool {
+    let mut whole = Some(whole);
+    // (`memmem` looks for the rarest of the three bytes, with wasm SIMD; `str::matches`
+    // would run a slower two-way search.)
+    for (k, _) in memchr::memmem::find_iter(text.as_bytes(), "\u{FFFD}".as_bytes()).enumerate() {
+        if k == MAX_PROBES {
+            if let Some(answer) = whole.take().and_then(|f| f()) {
+                return answer;
+            }
+        }
+        if !next_own() {
+            return false;
+        }
+    }
+    true
 }
 
 /// UTF-16 units of valid UTF-8 `bytes`: one per leading byte, two for a 4-byte sequence.

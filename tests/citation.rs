@@ -84,30 +84,39 @@ mod index_by_words {
     }
 }
 
+/// A host string's copy is checked against the string's own U+FFFDs: one question per
+/// U+FFFD of the copy, none for a copy without, the whole string past `MAX_PROBES`.
 #[test]
-fn replacement_indices_are_the_utf16_indices_of_each_u_fffd() {
-    use evidence_check::citation::replacement_utf16_indices;
-    let at = |s: &str| replacement_utf16_indices(s).collect::<Vec<_>>();
-    assert_eq!(at("plain ascii"), Vec::<usize>::new());
-    assert_eq!(at("\u{FFFD}"), vec![0]);
-    // é is one unit, 😀 two, 中 one: the indices JavaScript's `s[i]` would name.
-    let s = "é\u{FFFD}😀\u{FFFD}\u{FFFD}中\r\n\u{FFFD}";
-    let js: Vec<usize> = s.encode_utf16().enumerate().filter(|(_, u)| *u == 0xFFFD).map(|(i, _)| i).collect();
-    assert_eq!(at(s), js);
-    assert_eq!(at(s), vec![1, 4, 5, 9]);
-}
-
-#[test]
-fn replacement_indices_cost_one_per_u_fffd_whatever_the_length() {
-    // The binding asks the host for one unit per index this yields: a long text with one
-    // U+FFFD needs one question, as a short one does.
-    use evidence_check::citation::replacement_utf16_indices;
-    let unit = "The 𝒳 tool keeps 64 entries; 中文资料 works offline 😀 here.\r\n";
-    for n in [10, 10_000] {
-        let text = format!("{}\u{FFFD}{}", unit.repeat(n), unit.repeat(n));
-        let expected = unit.encode_utf16().count() * n;
-        assert_eq!(replacement_utf16_indices(&text).collect::<Vec<_>>(), vec![expected]);
-    }
+fn a_copy_is_well_formed_when_the_string_holds_each_of_its_u_fffds() {
+    use evidence_check::citation::{copy_is_well_formed, MAX_PROBES};
+    use std::cell::Cell;
+    // `own`: how many U+FFFDs the host's string really holds.
+    let run = |copy: &str, own: usize, whole: Option<bool>| {
+        let (asked, found, wholes) = (Cell::new(0), Cell::new(0), Cell::new(0));
+        let next = || {
+            asked.set(asked.get() + 1);
+            (found.get() < own).then(|| found.set(found.get() + 1)).is_some()
+        };
+        let answer = copy_is_well_formed(copy, next, || {
+            wholes.set(wholes.get() + 1);
+            whole
+        });
+        (answer, asked.get(), wholes.get())
+    };
+    let unit = "中文 😀 text ";
+    assert_eq!(run(&unit.repeat(10_000), 0, None), (true, 0, 0), "no U+FFFD: the host is not asked");
+    let one = format!("{}\u{FFFD}", unit.repeat(1_000));
+    assert_eq!(run(&one, 1, None), (true, 1, 0), "a real U+FFFD");
+    assert_eq!(run(&one, 0, None), (false, 1, 0), "a replaced lone surrogate");
+    let three = "\u{FFFD}a\u{FFFD}b\u{FFFD}";
+    assert_eq!(run(three, 2, None), (false, 3, 0), "one of three replaced");
+    // Past MAX_PROBES the host's answer for the whole string decides; without one, the
+    // probes go on.
+    let many = "\u{FFFD}x".repeat(MAX_PROBES + 5);
+    assert_eq!(run(&many, MAX_PROBES + 5, Some(false)), (false, MAX_PROBES, 1));
+    assert_eq!(run(&many, MAX_PROBES + 5, Some(true)), (true, MAX_PROBES, 1));
+    assert_eq!(run(&many, MAX_PROBES + 5, None), (true, MAX_PROBES + 5, 1));
+    assert_eq!(run(&many, MAX_PROBES + 4, None), (false, MAX_PROBES + 5, 1));
 }
 
 #[test]

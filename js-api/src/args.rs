@@ -66,39 +66,19 @@ pub(crate) fn checked_text(value: &JsValue, text: String, name: &str) -> Result<
     Ok(text)
 }
 
-/// The U+FFFDs of a copy that are each looked for in the string before the host scans the
-/// whole string instead.
-const MAX_PROBES: usize = 16;
-
-/// Whether `s`, copied as `text`, holds no lone surrogate. Each U+FFFD of the copy is a
-/// U+FFFD of the string or a lone surrogate the copy replaced, so the string is well formed
-/// when it holds as many U+FFFDs as the copy: `indexOf` finds the string's own, one after
-/// the other (together one read of the string up to the last). A copy with more than a few
-/// is decided by `isWellFormed()` where the host has it. Never one host call per character
-/// of text, and a copy with no U+FFFD (one read of it) asks the host nothing.
+/// Whether `s`, copied as `text`, holds no lone surrogate: the core asks the host for the
+/// string's own U+FFFDs (`indexOf`) and, past a few, for `isWellFormed()`.
 fn well_formed(s: &JsValue, text: &str) -> bool {
     let replacement = JsValue::from_str("\u{FFFD}");
     let mut from = 0.0;
-    let mut next = || match index_of_caught(s, &replacement, from) {
+    let next = || match index_of_caught(s, &replacement, from) {
         Ok(at) if at >= 0.0 => {
             from = at + 1.0;
             true
         }
         _ => false,
     };
-    // (`memmem` looks for the rarest of the three bytes, with wasm SIMD; `str::matches`
-    // would run a slower two-way search.)
-    for (k, _) in memchr::memmem::find_iter(text.as_bytes(), "\u{FFFD}".as_bytes()).enumerate() {
-        if k == MAX_PROBES {
-            if let Ok(answer) = is_well_formed_caught(s) {
-                return answer;
-            }
-        }
-        if !next() {
-            return false;
-        }
-    }
-    true
+    evidence_check::citation::copy_is_well_formed(text, next, || is_well_formed_caught(s).ok())
 }
 
 /// A string argument that cannot be valid past `max_units` UTF-16 units. A longer one is

@@ -415,6 +415,16 @@ pub fn check_now_units(units: usize) -> Result<(), ClockErrorKind> {
     Ok(())
 }
 
+/// A whole-number argument (an offset, a position, a byte count) from the JS number `n`
+/// (`None`: not a number): an integer from 0 to 2^53 - 1, the integers a double holds
+/// exactly. Anything else is an `invalid_argument` naming `name`.
+pub fn whole_number(n: Option<f64>, name: &str) -> Result<usize, BindingError> {
+    match n {
+        Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
+        _ => Err(BindingError::argument(format!("{name} must be a whole number from 0 to 2^53 - 1"))),
+    }
+}
+
 /// The library's default language, for what is refused before a call's options are read:
 /// the host's locale's ([`crate::host::lang`]).
 pub fn default_lang() -> Lang {

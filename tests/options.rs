@@ -368,3 +368,18 @@ fn assess_and_render_throw_a_foreign_review_unless_told_to_report_it() {
     let e = read::<options::AssessOptions>(json!({"reviewKey": ""})).unwrap().review_check().unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
 }
+
+#[test]
+fn a_whole_number_argument_is_an_integer_a_double_holds_exactly() {
+    let ok = |n: f64| options::whole_number(Some(n), "offset");
+    assert_eq!(ok(0.0).unwrap(), 0);
+    assert_eq!(ok(-0.0).unwrap(), 0);
+    assert_eq!(ok(42.0).unwrap(), 42);
+    assert_eq!(ok(9_007_199_254_740_991.0).unwrap(), 9_007_199_254_740_991);
+    for bad in [9_007_199_254_740_992.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+        let e = ok(bad).unwrap_err();
+        assert_eq!(e.code(), "invalid_argument", "{bad}");
+        assert!(e.message(Lang::En).contains("offset must be a whole number from 0 to 2^53 - 1"), "{bad}");
+    }
+    assert!(options::whole_number(None, "start").unwrap_err().message(Lang::En).starts_with("start must be"));
+}

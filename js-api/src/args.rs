@@ -236,10 +236,7 @@ pub(crate) fn options_arg<T: evidence_check::options::Options>(value: Option<JsV
 /// A whole-number argument. It is taken as a JS value, not an `f64`: the conversion to a
 /// number would run an object's `valueOf` (the caller's code) and coerce strings.
 pub(crate) fn index_arg(v: &JsValue, name: &str) -> Result<usize, JsValue> {
-    match v.as_f64() {
-        Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) => Ok(n as usize),
-        _ => Err(argument_error(format!("{name} must be a whole number from 0 to 2^53 - 1"))),
-    }
+    evidence_check::options::whole_number(v.as_f64(), name).map_err(|e| js_error(&e, default_lang()))
 }
 
 pub(crate) fn unit_value(v: &JsValue, name: &str) -> Result<Unit, JsValue> {

@@ -433,6 +433,69 @@ impl crate::error::Coded for NotUtf8 {
     }
 }
 
+/// Refuses, before they are copied, `len` bytes of a bundle that cannot fit `limits` (more
+/// than a BOM over `max_input_bytes`) or a 32-bit memory (over 4 GiB): too large, with the
+/// hint to raise the limit, as text over it is refused.
+pub fn admit_bytes(len: u64, limits: &Policy) -> Result<(), ContractError> {
+    let max = u64::try_from(limits.max_input_bytes).unwrap_or(u64::MAX);
+    if len > max.saturating_add(UTF8_BOM.len() as u64) || len > u64::from(u32::MAX) {
+        return Err(bytes_too_large(len, limits));
+    }
+    Ok(())
+}
+
+fn bytes_too_large(len: u64, limits: &Policy) -> ContractError {
+    crate::contract::with_raise_hints(crate::json::input_too_large(len, limits.max_input_bytes, Bundle::SUBJECT), limits)
+}
+
+/// Why a bundle's bytes were refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BytesRefused {
+    /// Over `max_input_bytes`, a leading BOM not counted.
+    TooLarge(ContractError),
+    /// Not UTF-8.
+    NotUtf8(NotUtf8),
+}
+
+impl crate::error::Coded for BytesRefused {
+    fn code(&self) -> &'static str {
+        match self {
+            BytesRefused::TooLarge(e) => e.code(),
+            BytesRefused::NotUtf8(e) => e.code(),
+        }
+    }
+    fn message(&self, lang: crate::error::Lang) -> String {
+        self.message_and_issues(lang).0
+    }
+    fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
+        self.message_and_issues(lang).1
+    }
+    fn message_and_issues(&self, lang: crate::error::Lang) -> (String, Option<(&'static str, Vec<crate::error::Violation>)>) {
+        match self {
+            BytesRefused::TooLarge(e) => e.message_and_issues(lang),
+            BytesRefused::NotUtf8(e) => e.message_and_issues(lang),
+        }
+    }
+    fn details(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            BytesRefused::TooLarge(e) => e.details(),
+            BytesRefused::NotUtf8(e) => e.details(),
+        }
+    }
+}
+
+/// The JSON text of a bundle given as UTF-8 bytes, as `TextDecoder("utf-8", { fatal: true
+/// })` reads them: a leading BOM dropped, then more than `max_input_bytes` refused as too
+/// large, invalid bytes refused with the offset of the first (counted with the BOM).
+pub fn bytes_text(mut bytes: Vec<u8>, limits: &Policy) -> Result<String, BytesRefused> {
+    let bom = if bytes.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 };
+    bytes.drain(..bom);
+    if bytes.len() > limits.max_input_bytes {
+        return Err(BytesRefused::TooLarge(bytes_too_large(bytes.len() as u64, limits)));
+    }
+    utf8_text(bytes, bom, "bundle").map_err(BytesRefused::NotUtf8)
+}
+
 /// The text of UTF-8 `bytes` that followed `skipped` bytes (a BOM the caller dropped), as
 /// `TextDecoder("utf-8", { fatal: true })` reads them: invalid bytes are refused, never
 /// replaced; the error's offset counts the skipped bytes too. No copy: the text is the

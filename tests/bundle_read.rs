@@ -165,3 +165,34 @@ fn a_sources_revision_reaches_the_store() {
     // The report changed, so its reviews are stale: only the citations' issues compare.
     assert!(!found.contains(&"revision_stale"), "{found:?}");
 }
+
+/// A bundle given as UTF-8 bytes: a leading BOM is dropped and not counted against the
+/// limit; more is refused before the copy (`admit_bytes`) and after it (`bytes_text`) by
+/// its size, with the hint to raise the limit; invalid bytes by the offset of the first,
+/// counted with the BOM.
+#[test]
+fn bundle_bytes_are_read_as_a_fatal_utf8_decoder_reads_them() {
+    use evidence_check::bundle::{admit_bytes, bytes_text, BytesRefused, UTF8_BOM};
+    use evidence_check::error::Coded;
+    let limits = Limits { max_input_bytes: 10, ..Limits::documents() };
+    let with_bom = |b: &[u8]| [UTF8_BOM, b].concat();
+    assert_eq!(bytes_text(b"{\"a\":\"\xc3\xa9\"}".to_vec(), &Limits::documents()).unwrap(), "{\"a\":\"é\"}");
+    assert_eq!(bytes_text(with_bom(b"0123456789"), &limits).unwrap(), "0123456789", "a BOM is not counted");
+    // Before the copy: the size with a BOM at most is admitted, one more is not.
+    assert!(admit_bytes(13, &limits).is_ok());
+    let e = admit_bytes(14, &limits).unwrap_err();
+    assert_eq!(e.code(), "contract");
+    let text = format!("{:?}", e.message_and_issues(evidence_check::Lang::En));
+    assert!(text.contains("max_input_bytes"), "{text}");
+    assert!(admit_bytes(u64::from(u32::MAX) + 1, &Limits { max_input_bytes: usize::MAX, ..Limits::documents() }).is_err(), "past 4 GiB");
+    // After it: 11 bytes without a BOM are too large, the same message as before the copy.
+    let Err(BytesRefused::TooLarge(after)) = bytes_text(b"01234567890".to_vec(), &limits) else { panic!("11 bytes taken") };
+    assert_eq!(after.code(), "contract");
+    assert_eq!(after.violations[0].code, admit_bytes(14, &limits).unwrap_err().violations[0].code);
+    // Invalid bytes: the offset of the first, the BOM counted; code and detail carried.
+    let e = bytes_text(with_bom(b"{\"a\xff"), &Limits::documents()).unwrap_err();
+    assert_eq!(e, BytesRefused::NotUtf8(evidence_check::bundle::NotUtf8 { name: "bundle", offset: 6 }));
+    assert_eq!(e.code(), "invalid_unicode");
+    assert_eq!(e.details(), vec![("offset", Value::from(6))]);
+    assert!(e.issues(evidence_check::Lang::En).is_none());
+}

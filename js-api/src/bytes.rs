@@ -52,26 +52,14 @@ pub(crate) fn bundle_text(value: &JsValue, limits: &evidence_check::contract::Li
     }
     let unreadable = |_| argument_error("bundle: reading the Uint8Array threw an exception");
     let len = read(&JsValue::from_str("byteLength")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
-    let max = limits.max_input_bytes;
-    let too_large = |len: u64| -> JsValue {
-        let e = evidence_check::contract::with_raise_hints(evidence_check::json::input_too_large(len, max, Bundle::SUBJECT), limits);
-        InLang(e, lang).into()
-    };
     // More than a BOM over the limit, or more than wasm memory can hold: not copied.
-    if len > max as f64 + 3.0 || len > f64::from(u32::MAX) {
-        return Err(too_large(len as u64));
-    }
+    evidence_check::bundle::admit_bytes(len as u64, limits).in_lang(lang)?;
     if len < 1.0 {
         return Ok(String::new());
     }
     let offset = read(&JsValue::from_str("byteOffset")).map_err(unreadable)?.as_f64().unwrap_or(0.0);
     let buffer = read(&JsValue::from_str("buffer")).map_err(unreadable)?;
     let view: js_sys::Uint8Array = ByteView::new_caught(&buffer, offset, len).map_err(unreadable)?.unchecked_into();
-    let mut bytes = copy_bytes(&view, "bundle")?;
-    let bom = if bytes.starts_with(evidence_check::bundle::UTF8_BOM) { evidence_check::bundle::UTF8_BOM.len() } else { 0 };
-    bytes.drain(..bom);
-    if bytes.len() > max {
-        return Err(too_large(bytes.len() as u64));
-    }
-    Ok(evidence_check::bundle::utf8_text(bytes, bom, "bundle").in_lang(lang)?)
+    let bytes = copy_bytes(&view, "bundle")?;
+    Ok(evidence_check::bundle::bytes_text(bytes, limits).in_lang(lang)?)
 }

@@ -457,30 +457,31 @@ pub enum BytesRefused {
     NotUtf8(NotUtf8),
 }
 
+impl BytesRefused {
+    fn inner(&self) -> &dyn crate::error::Coded {
+        match self {
+            BytesRefused::TooLarge(e) => e,
+            BytesRefused::NotUtf8(e) => e,
+        }
+    }
+}
+
+/// Each variant's own error, as it is.
 impl crate::error::Coded for BytesRefused {
     fn code(&self) -> &'static str {
-        match self {
-            BytesRefused::TooLarge(e) => e.code(),
-            BytesRefused::NotUtf8(e) => e.code(),
-        }
+        self.inner().code()
     }
     fn message(&self, lang: crate::error::Lang) -> String {
-        self.message_and_issues(lang).0
+        self.inner().message(lang)
     }
     fn issues(&self, lang: crate::error::Lang) -> Option<(&'static str, Vec<crate::error::Violation>)> {
-        self.message_and_issues(lang).1
+        self.inner().issues(lang)
     }
     fn message_and_issues(&self, lang: crate::error::Lang) -> (String, Option<(&'static str, Vec<crate::error::Violation>)>) {
-        match self {
-            BytesRefused::TooLarge(e) => e.message_and_issues(lang),
-            BytesRefused::NotUtf8(e) => e.message_and_issues(lang),
-        }
+        self.inner().message_and_issues(lang)
     }
     fn details(&self) -> Vec<(&'static str, Value)> {
-        match self {
-            BytesRefused::TooLarge(e) => e.details(),
-            BytesRefused::NotUtf8(e) => e.details(),
-        }
+        self.inner().details()
     }
 }
 

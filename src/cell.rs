@@ -35,8 +35,8 @@ struct Flag {
 }
 
 /// A `RefCell` whose borrows a trap cannot leave behind for good: a borrow taken before
-/// the last [`release_stale_borrows`] is stale (its call never returned, and never resumes) and is
-/// no longer counted.
+/// the last [`release_stale_borrows`] is stale (its call never returned, and never
+/// resumes) and is no longer counted.
 pub struct TrapCell<T> {
     flag: Cell<Flag>,
     value: UnsafeCell<T>,

@@ -451,7 +451,7 @@ pub fn copy_utf8(units: usize, max_bytes: usize, mut encode: impl FnMut(usize, &
             while at < units {
                 let Some((read, written)) = step(at, &mut scratch) else { return Utf8Copy::EncoderFailed };
                 at += read;
-                size += written;
+                size = size.saturating_add(written);
             }
             if size > max_bytes {
                 return Utf8Copy::TooLarge(size);

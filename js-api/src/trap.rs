@@ -12,9 +12,9 @@ use std::cell::Cell;
 // `&self`, `free` included, so the instance stays usable; the count means the finalizer
 // can no longer release it, `free()` must), and this binding's own, which are
 // `TrapCell`s (`evidence_check::cell`): once no call of this module is on the stack, the
-// entries call [`after_trap`], and every borrow taken before it is known to be stale. And the memory
-// the call had allocated stays allocated (it is leaked, not corrupted: the allocator had
-// returned a null pointer, it was not interrupted).
+// entries call [`after_trap`], and every borrow taken before it is known to be stale. And
+// the memory the call had allocated stays allocated (it is leaked, not corrupted: the
+// allocator had returned a null pointer, it was not interrupted).
 
 thread_local! {
     /// A panic began (the panic hook ran) since the cause was last read.
